@@ -1,0 +1,42 @@
+/**
+ * What gateway-local handlers get: configuration, a way to call other services over the bus, and
+ * the rate limiter. They never import other services' files.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { AppConfig } from "../../config";
+import type { RateLimiter } from "../../lib/http/rate-limiter";
+import type { RouteDef } from "../../lib/http/routes/types";
+
+export interface GatewayRequest extends IncomingMessage {
+	/** Client IP after the TRUST_PROXY rule. */
+	$clientIp: string;
+	/** Path without the query string. */
+	$path: string;
+	/** Parsed body (JSON routes) after the body parser. */
+	body?: unknown;
+	/** Path parameters, query and body merged by moleculer-web. */
+	$params?: Record<string, unknown>;
+	query?: Record<string, unknown>;
+}
+
+export interface GatewayDeps {
+	config: Readonly<AppConfig>;
+	limiter: RateLimiter;
+	call<T = unknown>(action: string, params?: Record<string, unknown>, opts?: { timeout?: number; meta?: Record<string, unknown> }): Promise<T>;
+	logger: { info(...args: unknown[]): void; warn(...args: unknown[]): void; error(...args: unknown[]): void };
+}
+
+export type GatewayHandler = (deps: GatewayDeps, req: GatewayRequest, res: ServerResponse, route: RouteDef) => Promise<void>;
+
+/** Writes a complete response in one go; the gateway's common headers are already set. */
+export function send(res: ServerResponse, status: number, body: string | Buffer, contentType: string, headers: Record<string, string> = {}): void {
+	for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
+	res.setHeader("Content-Type", contentType);
+	res.setHeader("Content-Length", Buffer.byteLength(body));
+	res.statusCode = status;
+	res.end(body);
+}
+
+export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+	send(res, status, JSON.stringify(body), "application/json; charset=utf-8", headers);
+}
