@@ -17,6 +17,7 @@ export const ERROR_CODES = {
 	empty: { status: 422, hint: "Nothing trainable was found; add a different source with readable text." },
 	file_type: { status: 422, hint: "Upload one of: PDF, DOCX, DOC, plain text or Markdown." },
 	file_size: { status: 422, hint: "Upload a file of at most 10,000,000 bytes." },
+	message_cap: { status: 422, hint: "This chatbot has answered all the messages its plan allows; create a new demo or claim the chatbot." },
 	global_cap: { status: 503, hint: "The pool of concurrent demos is full; retry in a few minutes." },
 	rate_limited: { status: 429, hint: "Wait for the number of seconds in Retry-After, then retry." },
 	not_found: { status: 404, hint: "Check the path; GET /api lists every endpoint." },

@@ -2,8 +2,8 @@
  * Document storage for a service that owns collections (moleculer-db).
  *
  * Embedded default: NeDB files under DATA_DIR (one file per collection). With MONGO_URI: MongoDB
- * through mongoose. Either way the service talks to `this.adapter` with Mongo-style query
- * documents that both engines run, so each conditional update is written once.
+ * through mongoose. Either way the owning service works through `DocumentCollection`, which speaks
+ * Mongo-style query documents that both engines run, so each conditional update is written once.
  *
  * moleculer-db's generic CRUD actions are switched off: a collection changes only through its
  * owner's named actions.
@@ -18,42 +18,110 @@ import type { AppConfig } from "../config";
 
 const CRUD_ACTIONS = ["find", "count", "list", "create", "insert", "get", "update", "remove"] as const;
 
-/** The subset of the moleculer-db adapter API our services use (both adapters implement it). */
-export interface DbAdapter {
-	find(params: { query?: object; sort?: string[] | Record<string, number>; limit?: number; offset?: number }): Promise<Record<string, unknown>[]>;
-	findOne(query: object): Promise<Record<string, unknown> | null>;
+/** What moleculer-db's NeDB and mongoose adapters both offer (the parts we use). */
+interface MoleculerDbAdapter {
+	find(params: { query?: object; sort?: string[]; limit?: number; offset?: number }): Promise<unknown[]>;
+	findOne(query: object): Promise<unknown>;
 	count(params?: { query?: object }): Promise<number>;
-	insert(entity: object): Promise<Record<string, unknown>>;
+	insert(entity: object): Promise<unknown>;
 	updateMany(query: object, update: object): Promise<number>;
-	removeMany(query: object): Promise<number>;
+	removeMany(query: object): Promise<unknown>;
+	/** NeDB returns the object; mongoose a promise of `toJSON()`. */
+	entityToObject(entity: unknown): Record<string, unknown> | Promise<Record<string, unknown>>;
+	init(broker: unknown, service: unknown): void;
+	connect(): Promise<void>;
+	disconnect(): Promise<void>;
 }
 
-export function createDbMixin(config: Readonly<AppConfig>, collection: string): Partial<ServiceSchema> {
-	let adapter: unknown;
+/** A collection of plain documents, whichever engine stores them. */
+export class DocumentCollection<T extends { _id: string }> {
+	constructor(private readonly adapter: MoleculerDbAdapter) {}
+
+	private async plain(entity: unknown): Promise<T> {
+		return (await this.adapter.entityToObject(entity)) as unknown as T;
+	}
+
+	async findOne(query: object): Promise<T | null> {
+		const found = await this.adapter.findOne(query);
+		return found ? this.plain(found) : null;
+	}
+
+	async find(query: object, opts: { sort?: string[]; limit?: number } = {}): Promise<T[]> {
+		const rows = await this.adapter.find({ query, ...opts });
+		return Promise.all(rows.map(r => this.plain(r)));
+	}
+
+	count(query: object = {}): Promise<number> {
+		return this.adapter.count({ query });
+	}
+
+	async insert(doc: T): Promise<T> {
+		return this.plain(await this.adapter.insert(doc));
+	}
+
+	/** Applies `update` to every document matching `query` atomically per document; returns how many changed. */
+	async update(query: object, update: object): Promise<number> {
+		return Number(await this.adapter.updateMany(query, update));
+	}
+
+	async remove(query: object): Promise<number> {
+		const result = await this.adapter.removeMany(query);
+		if (typeof result === "number") return result;
+		const deleted = (result as { deletedCount?: number } | null)?.deletedCount;
+		return typeof deleted === "number" ? deleted : 0;
+	}
+}
+
+function createAdapter(config: Readonly<AppConfig>, collection: string): MoleculerDbAdapter {
 	if (config.mongoUri) {
 		// `strict: false`: documents are shaped by the owning service; `_id` is our own string id.
-		const schema = new mongoose.Schema({ _id: String }, { strict: false, versionKey: false, collection });
-		adapter = new MongooseAdapter(config.mongoUri, { serverSelectionTimeoutMS: 5000 });
-		(adapter as { model?: unknown }).model = mongoose.models[collection] ?? mongoose.model(collection, schema);
-	} else {
-		fs.mkdirSync(config.dataDir, { recursive: true });
-		adapter = new DbService.MemoryAdapter({ filename: path.join(config.dataDir, `${collection}.db`), autoload: false });
+		const schema = new mongoose.Schema({ _id: String }, { strict: false, versionKey: false, collection, minimize: false });
+		const adapter = new MongooseAdapter(config.mongoUri, { serverSelectionTimeoutMS: 5000 }) as unknown as MoleculerDbAdapter & { model?: unknown };
+		adapter.model = mongoose.models[collection] ?? mongoose.model(collection, schema);
+		return adapter;
 	}
+	fs.mkdirSync(config.dataDir, { recursive: true });
+	return new DbService.MemoryAdapter({ filename: path.join(config.dataDir, `${collection}.db`) }) as unknown as MoleculerDbAdapter;
+}
+
+/**
+ * A standalone collection for services that own more than one: connected in the owner's
+ * `started`, disconnected in `stopped`.
+ */
+export async function openCollection<T extends { _id: string }>(
+	config: Readonly<AppConfig>,
+	name: string,
+	owner: { broker: unknown }
+): Promise<{ collection: DocumentCollection<T>; close: () => Promise<void> }> {
+	const adapter = createAdapter(config, name);
+	adapter.init(owner.broker, owner);
+	await adapter.connect();
+	return { collection: new DocumentCollection<T>(adapter), close: () => adapter.disconnect() };
+}
+
+/**
+ * The mixin for a service whose main collection is `collection`: moleculer-db connects it, and
+ * `this.documents` wraps it. A `health` action answers when the store answers.
+ */
+export function createDbMixin(config: Readonly<AppConfig>, collection: string): Partial<ServiceSchema> {
 	const disabled = Object.fromEntries(CRUD_ACTIONS.map(a => [a, false]));
 	return {
 		mixins: [DbService],
-		adapter,
+		adapter: createAdapter(config, collection),
 		settings: { idField: "_id" },
 		actions: {
 			...disabled,
 			/** Answers when the document store answers; throws otherwise. */
 			health: {
 				visibility: "public",
-				async handler(this: { adapter?: DbAdapter }) {
-					await (this.adapter as DbAdapter).count({ query: {} });
+				async handler(this: { documents?: DocumentCollection<{ _id: string }> }) {
+					await (this.documents as DocumentCollection<{ _id: string }>).count({});
 					return { ok: true };
 				}
 			}
+		},
+		created(this: { adapter?: MoleculerDbAdapter; documents?: DocumentCollection<{ _id: string }> }) {
+			this.documents = new DocumentCollection(this.adapter as MoleculerDbAdapter);
 		}
 	} as Partial<ServiceSchema>;
 }

@@ -22,7 +22,7 @@ import type { GatewayHandlerName, RouteDef } from "../lib/http/routes/types";
 import { API_VERSION, DEPRECATIONS, DeprecationEntry, deprecationHeaders, findDeprecation, linkHeader } from "../lib/http/versioning";
 import type { GatewayDeps, GatewayHandler, GatewayRequest } from "./gateway/context";
 import { sendJson } from "./gateway/context";
-import { GATEWAY_HANDLERS } from "./gateway/handlers";
+import { gatewayHandlers } from "./gateway/handlers";
 import { sendNotFound } from "./gateway/not-found";
 import { rateLimitMiddleware } from "./gateway/rate-limit";
 
@@ -51,6 +51,7 @@ function aliasPath(path: string): string {
 }
 
 function buildAliases(deps: GatewayDeps, routes: readonly RouteDef[]): Record<string, unknown[]> {
+	const handlers = gatewayHandlers(deps.config);
 	const makeValidator = createValidatorFactory();
 	const aliases: Record<string, unknown[]> = {};
 	for (const route of routes) {
@@ -73,7 +74,7 @@ function buildAliases(deps: GatewayDeps, routes: readonly RouteDef[]): Record<st
 		if (route.action) {
 			chain.push(route.action);
 		} else if (route.handler) {
-			const handler: GatewayHandler | undefined = GATEWAY_HANDLERS[route.handler as GatewayHandlerName];
+			const handler: GatewayHandler | undefined = handlers[route.handler as GatewayHandlerName];
 			if (!handler) throw new Error(`Route ${route.operationId} names an unknown gateway handler "${route.handler}"`);
 			const run: Middleware = (req, res, next) => {
 				handler(deps, req, res, route).catch(next);

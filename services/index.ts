@@ -5,17 +5,27 @@
 import type { ServiceSchema } from "moleculer";
 import type { AppConfig } from "../config";
 import createChatbotsService from "./chatbots.service";
+import createDemoSessionService from "./demo-session.service";
 import createGatewayService from "./gateway.service";
+import createStorageService from "./storage.service";
 
-export type ServiceFactory = (config: Readonly<AppConfig>) => ServiceSchema;
+/**
+ * Each schema is typed with its own methods and instance variables; the registry only needs to
+ * hand them to `broker.createService`, so it erases those type parameters.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyServiceSchema = ServiceSchema<any, any, any, any>;
+export type ServiceFactory = (config: Readonly<AppConfig>) => AnyServiceSchema;
 
 export const SERVICE_FACTORIES: Record<string, ServiceFactory> = {
 	gateway: createGatewayService,
-	chatbots: createChatbotsService
+	chatbots: createChatbotsService,
+	"demo-session": createDemoSessionService,
+	storage: createStorageService
 };
 
 /** The schemas to load for a configuration (all services unless SERVICES names some). */
-export function selectServices(config: Readonly<AppConfig>, factories: Record<string, ServiceFactory> = SERVICE_FACTORIES): ServiceSchema[] {
+export function selectServices(config: Readonly<AppConfig>, factories: Record<string, ServiceFactory> = SERVICE_FACTORIES): AnyServiceSchema[] {
 	const names = config.services.length ? config.services : Object.keys(factories);
 	return names.filter(name => factories[name]).map(name => factories[name](config));
 }

@@ -4,7 +4,7 @@
  */
 import Ajv2020, { ErrorObject, ValidateFunction } from "ajv/dist/2020";
 import addFormats from "ajv-formats";
-import { appError } from "../errors";
+import { appError, ErrorCode } from "../errors";
 import { SCHEMAS } from "./schemas";
 import type { JsonSchema, RouteDef } from "./routes/types";
 
@@ -36,7 +36,7 @@ function describe(error: ErrorObject, field: string): string {
 }
 
 export function createValidatorFactory(): (route: RouteDef) => RouteValidator | undefined {
-	const ajv = new Ajv2020({ allErrors: true, strict: false });
+	const ajv = new Ajv2020({ allErrors: true, strict: false, verbose: true });
 	addFormats(ajv);
 	for (const [name, schema] of Object.entries(SCHEMAS)) ajv.addSchema(schema, `#/components/schemas/${name}`);
 
@@ -72,6 +72,12 @@ export function createValidatorFactory(): (route: RouteDef) => RouteValidator | 
 						const field = fieldName(e, "");
 						fields.push({ field: field || "body", message: e.instancePath === "" && e.keyword === "type" ? "The body must be a JSON object." : describe(e, field) });
 					}
+				}
+				// A length limit that is a product cap (marked `x-cap-code`) is a 422 with that code, not a 400.
+				const capError = (validateBody?.errors ?? []).find(e => e.keyword === "maxLength" && typeof (e.parentSchema as JsonSchema | undefined)?.["x-cap-code"] === "string");
+				if (capError) {
+					const code = (capError.parentSchema as JsonSchema)["x-cap-code"] as ErrorCode;
+					throw appError(code, `'${fieldName(capError, "")}' is longer than ${(capError.params as { limit: number }).limit} characters.`);
 				}
 				if (fields.length) {
 					throw appError("validation_failed", "The request parameters are not valid.", {

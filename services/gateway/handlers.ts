@@ -1,8 +1,18 @@
 /** The gateway-local handlers, by the names the route table uses. */
+import type { AppConfig } from "../../config";
 import type { GatewayHandlerName } from "../../lib/http/routes/types";
+import { createLocalStore } from "../../lib/storage";
+import type { LocalObjectStore } from "../../lib/storage/local-store";
 import type { GatewayHandler } from "./context";
 import { healthHandler } from "./health";
+import { createUploadHandler } from "./upload";
 
-export const GATEWAY_HANDLERS: Partial<Record<GatewayHandlerName, GatewayHandler>> = {
-	health: healthHandler
-};
+export function gatewayHandlers(config: Readonly<AppConfig>): Partial<Record<GatewayHandlerName, GatewayHandler>> {
+	let localStore: LocalObjectStore | undefined;
+	// Created on first upload: only a gateway serving embedded uploads touches DATA_DIR.
+	const store = () => (localStore ??= createLocalStore(config));
+	return {
+		health: healthHandler,
+		uploadPut: createUploadHandler(store)
+	};
+}

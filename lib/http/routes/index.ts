@@ -1,7 +1,9 @@
+import { demoRoutes } from "./demo";
 import { healthRoutes } from "./health";
+import { uploadRoutes } from "./uploads";
 import type { RouteDef } from "./types";
 
 /** Every HTTP operation the gateway serves, in matching order. */
-export const ROUTES: readonly RouteDef[] = [...healthRoutes];
+export const ROUTES: readonly RouteDef[] = [...healthRoutes, ...demoRoutes, ...uploadRoutes];
 
 export type { RouteDef } from "./types";
