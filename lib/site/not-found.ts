@@ -1,31 +1,68 @@
 /**
  * The 404 for paths outside the JSON surfaces (SPEC §7.3 rule 2): a designed HTML page for browsers,
- * and a short Markdown document for everything else that is not asking for JSON.
- * (The JSON body is rendered by the gateway's error renderer.)
+ * sharing the site layout, and a short Markdown document for everything else that is not asking for
+ * JSON. (The JSON body is rendered by the gateway's error renderer.) A path under `/es` gets Spanish.
  */
-const escapeHtml = (s: string) =>
-	s.replace(/[&<>"']/g, c => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] as string);
+import { renderLayout } from "./layout";
+import { escapeHtml } from "./render-markdown";
+import { Locale, localePath, splitLocale } from "./site-paths";
+
+const TEXT: Record<Locale, { title: string; missing: string; help: string; links: Array<[string, string, string]> }> = {
+	en: {
+		title: "Page not found",
+		missing: "Nothing lives at",
+		help: "These will help you find your way:",
+		links: [
+			["/sitemap.xml", "Sitemap", "every page of the site"],
+			["/llms.txt", "llms.txt", "the site index for language models"],
+			["/docs", "Documentation", "guides and reference"],
+			["/developers", "Developers", "the demo API and the MCP tool server"]
+		]
+	},
+	es: {
+		title: "Página no encontrada",
+		missing: "No hay nada en",
+		help: "Esto te ayudará a orientarte:",
+		links: [
+			["/sitemap.xml", "Mapa del sitio", "todas las páginas del sitio"],
+			["/llms.txt", "llms.txt", "el índice del sitio para modelos de lenguaje"],
+			["/docs", "Documentación", "guías y referencia"],
+			["/developers", "Desarrolladores", "la API de demostración y el servidor de herramientas MCP"]
+		]
+	}
+};
+
+// The sitemap and llms.txt exist once, at the root; the pages have a Spanish twin under /es.
+const localizedHref = (publicUrl: string, locale: Locale, target: string) =>
+	publicUrl + (target.includes(".") ? target : localePath(locale, target));
 
 export function notFoundMarkdown(publicUrl: string, path: string): string {
+	const { locale } = splitLocale(path);
+	const text = TEXT[locale];
 	return [
-		"# Page not found",
+		`# ${text.title}`,
 		"",
-		`Nothing lives at \`${path}\`. These will help you find your way:`,
+		`${text.missing} \`${path.replace(/`/g, "")}\`. ${text.help}`,
 		"",
-		`- [Sitemap](${publicUrl}/sitemap.xml): every page of the site`,
-		`- [llms.txt](${publicUrl}/llms.txt): the site index for language models`,
-		`- [Documentation](${publicUrl}/docs): guides and reference`,
-		`- [Developers](${publicUrl}/developers): the demo API and the MCP tool server`,
+		...text.links.map(([target, label, note]) => `- [${label}](${localizedHref(publicUrl, locale, target)}): ${note}`),
 		""
 	].join("\n");
 }
 
 export function notFoundHtml(publicUrl: string, path: string): string {
-	return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Page not found</title></head>
-<body><main><h1>Page not found</h1><p>Nothing lives at <code>${escapeHtml(path)}</code>.</p>
-<ul><li><a href="${publicUrl}/">Home</a></li><li><a href="${publicUrl}/docs">Documentation</a></li>
-<li><a href="${publicUrl}/developers">Developers</a></li><li><a href="${publicUrl}/sitemap.xml">Sitemap</a></li></ul>
-</main></body></html>`;
+	const { locale } = splitLocale(path);
+	const text = TEXT[locale];
+	const items = text.links
+		.map(([target, label, note]) => `<li><a href="${escapeHtml(localizedHref(publicUrl, locale, target))}">${escapeHtml(label)}</a>: ${escapeHtml(note)}</li>`)
+		.join("\n");
+	const body = `<section class="hero">
+<h1>${text.title}</h1>
+<p class="lead">${text.missing} <code>${escapeHtml(path)}</code>.</p>
+</section>
+<p>${text.help}</p>
+<ul>
+${items}
+</ul>
+<p class="actions"><a class="button primary" href="${escapeHtml(publicUrl + localePath(locale, "/"))}">${locale === "es" ? "Volver al inicio" : "Back to the home page"}</a></p>`;
+	return renderLayout({ locale, baseUrl: publicUrl, title: text.title, description: `${text.title}: ${path}`, body, noindex: true });
 }
