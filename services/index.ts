@@ -7,6 +7,7 @@ import type { AppConfig } from "../config";
 import createChatbotsService from "./chatbots.service";
 import createDemoSessionService from "./demo-session.service";
 import createGatewayService from "./gateway.service";
+import createJanitorService from "./janitor.service";
 import createStorageService from "./storage.service";
 
 /**
@@ -21,7 +22,8 @@ export const SERVICE_FACTORIES: Record<string, ServiceFactory> = {
 	gateway: createGatewayService,
 	chatbots: createChatbotsService,
 	"demo-session": createDemoSessionService,
-	storage: createStorageService
+	storage: createStorageService,
+	janitor: createJanitorService
 };
 
 /** The schemas to load for a configuration (all services unless SERVICES names some). */

@@ -31,7 +31,7 @@ function binary(name: string): string {
 	throw new Error(`${name} is not installed (looked on PATH, /usr/sbin, /usr/bin)`);
 }
 
-export async function startNats(opts: { jetstream?: boolean } = {}): Promise<RunningServer> {
+export async function startNats(opts: { jetstream?: boolean } = { jetstream: true }): Promise<RunningServer> {
 	const port = await freePort();
 	const storeDir = fs.mkdtempSync(path.join(os.tmpdir(), "nats-"));
 	const args = ["-a", "127.0.0.1", "-p", String(port)];
