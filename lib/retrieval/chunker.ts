@@ -1,0 +1,260 @@
+/**
+ * Structure-aware chunking of one source's text into retrieval units.
+ *
+ * The text is read as blocks: headings (markdown `#` lines, setext underlines, and short title-like
+ * lines standing on their own) and paragraphs (wrapped lines joined; list items kept apart). Each
+ * paragraph is split into sentences, and sentences are packed greedily into chunks of at most
+ * `MAX_CHUNK_CHARS`. A heading always starts a new chunk and is kept as the chunk's `heading`, so
+ * every chunk knows which section it came from and never mixes two sections.
+ *
+ * Consecutive chunks of one section share up to `OVERLAP_CHARS` of whole trailing sentences, so a
+ * fact that straddles a boundary is still found with its context. A sentence is never cut, except
+ * one that alone is longer than `MAX_CHUNK_CHARS`, which is hard-split between words.
+ *
+ * Chunk ids hash (chatbotId, sourceId, ordinal): re-chunking the same source gives the same ids, so
+ * re-indexing overwrites instead of duplicating.
+ */
+import { createHash } from "node:crypto";
+import { splitSentences } from "../text/sentences";
+
+/** Upper bound of a chunk's text (≈ 150 English words): small enough to be specific, large enough to carry context. */
+export const MAX_CHUNK_CHARS = 800;
+/** Whole trailing sentences of the previous chunk repeated at the start of the next one, at most this long. */
+export const OVERLAP_CHARS = 120;
+/** A line standing alone, at most this long and this many words, without final punctuation, is a heading. */
+const TITLE_LINE_MAX_CHARS = 80;
+const TITLE_LINE_MAX_WORDS = 10;
+
+export type SourceKind = "url" | "file" | "text" | "qa";
+
+interface SourceBase {
+	chatbotId: string;
+	sourceId: string;
+	/** Page title, file name or a caller-chosen label; shown in citations. */
+	title: string;
+	url?: string;
+	fileName?: string;
+}
+
+export interface TextSource extends SourceBase {
+	kind: "url" | "file" | "text";
+	text: string;
+}
+
+export interface QaSource extends SourceBase {
+	kind: "qa";
+	question: string;
+	answer: string;
+}
+
+export type ChunkSource = TextSource | QaSource;
+
+export interface Chunk {
+	/** Deterministic: 32 hex characters of sha256(chatbotId, sourceId, ordinal). */
+	id: string;
+	chatbotId: string;
+	sourceId: string;
+	/** Position of the chunk within its source, from 0. */
+	ordinal: number;
+	/** Sentences of the chunk; paragraphs and list items separated by "\n". The heading is not repeated here. */
+	text: string;
+	/** Nearest heading above the chunk, if the source has one. */
+	heading?: string;
+	title: string;
+	url?: string;
+	fileName?: string;
+	kind: SourceKind;
+	/** Set on Q&A chunks only. */
+	question?: string;
+	answer?: string;
+}
+
+type Block = { type: "heading"; text: string } | { type: "paragraph"; text: string };
+
+/** Stable chunk id; exported so other back ends derive point ids from the same value. */
+export function chunkId(chatbotId: string, sourceId: string, ordinal: number): string {
+	return createHash("sha256").update(`${chatbotId}\u0000${sourceId}\u0000${ordinal}`).digest("hex").slice(0, 32);
+}
+
+/** Drops inline markdown that would otherwise show up in extractive answers. */
+function stripInlineMarkdown(line: string): string {
+	return line
+		.replace(/!\[([^\]]*)\]\([^)]*\)/g, "$1")
+		.replace(/\[([^\]]+)\]\([^)]*\)/g, "$1")
+		.replace(/(\*\*|__|`)/g, "");
+}
+
+const MARKDOWN_HEADING = /^#{1,6}\s+(.+?)\s*#*\s*$/;
+const SETEXT_UNDERLINE = /^\s*(=+|-+)\s*$/;
+const LIST_ITEM = /^\s*(?:[-*+•]|\d{1,3}[.)])\s+/;
+const ENDS_SENTENCE = /[.!?…:;,]["'”’)\]]*$/;
+
+function isTitleLike(line: string): boolean {
+	if (line.length > TITLE_LINE_MAX_CHARS || ENDS_SENTENCE.test(line)) return false;
+	if (!/^[\p{Lu}\p{N}¿¡]/u.test(line) || !/\p{L}/u.test(line)) return false;
+	return line.split(/\s+/).length <= TITLE_LINE_MAX_WORDS;
+}
+
+/** Reads one group of adjacent non-blank lines into heading and paragraph blocks. */
+function readGroup(lines: string[], out: Block[]): void {
+	let paragraph: string[] = [];
+	const flush = () => {
+		if (paragraph.length) out.push({ type: "paragraph", text: paragraph.join(" ") });
+		paragraph = [];
+	};
+	for (let i = 0; i < lines.length; i++) {
+		const line = lines[i];
+		const next = lines[i + 1];
+		const heading = MARKDOWN_HEADING.exec(line);
+		if (heading) {
+			flush();
+			out.push({ type: "heading", text: heading[1] });
+		} else if (next !== undefined && SETEXT_UNDERLINE.test(next) && paragraph.length === 0 && isTitleLike(line)) {
+			out.push({ type: "heading", text: line });
+			i++;
+		} else if (LIST_ITEM.test(line)) {
+			flush();
+			paragraph.push(line.replace(LIST_ITEM, ""));
+		} else if (
+			isTitleLike(line) &&
+			(i === 0 || ENDS_SENTENCE.test(lines[i - 1])) &&
+			(next === undefined || /^[\p{Lu}\p{N}¿¡]/u.test(next) || LIST_ITEM.test(next))
+		) {
+			// A short line that neither continues the previous sentence nor wraps into the next one.
+			flush();
+			out.push({ type: "heading", text: line });
+		} else {
+			paragraph.push(line);
+		}
+	}
+	flush();
+}
+
+export function parseBlocks(text: string): Block[] {
+	const blocks: Block[] = [];
+	let group: string[] = [];
+	for (const raw of text.replace(/\r\n?/g, "\n").split("\n")) {
+		const line = stripInlineMarkdown(raw).replace(/\s+/g, " ").trim();
+		if (line) {
+			group.push(line);
+			continue;
+		}
+		if (group.length) readGroup(group, blocks);
+		group = [];
+	}
+	if (group.length) readGroup(group, blocks);
+	return blocks;
+}
+
+/** Splits an over-long sentence between words into pieces of at most `max` characters. */
+export function hardSplit(sentence: string, max: number): string[] {
+	const pieces: string[] = [];
+	let current = "";
+	for (const word of sentence.split(/\s+/)) {
+		for (let start = 0; start < word.length; start += max) {
+			const part = word.slice(start, start + max);
+			if (current && current.length + 1 + part.length > max) {
+				pieces.push(current);
+				current = "";
+			}
+			current = current ? `${current} ${part}` : part;
+		}
+	}
+	if (current) pieces.push(current);
+	return pieces;
+}
+
+interface Piece {
+	text: string;
+	/** Starts a new paragraph or list item (joined with "\n" instead of " "). */
+	newParagraph: boolean;
+}
+
+function render(pieces: Piece[]): string {
+	return pieces.map((p, i) => (i === 0 ? p.text : (p.newParagraph ? "\n" : " ") + p.text)).join("");
+}
+
+function renderedLength(pieces: Piece[]): number {
+	return pieces.reduce((sum, p, i) => sum + p.text.length + (i === 0 ? 0 : 1), 0);
+}
+
+/** Whole trailing pieces whose rendered length stays within `OVERLAP_CHARS`. */
+function overlapOf(pieces: Piece[]): Piece[] {
+	const tail: Piece[] = [];
+	for (let i = pieces.length - 1; i >= 0; i--) {
+		const candidate = [pieces[i], ...tail];
+		if (renderedLength(candidate) > OVERLAP_CHARS) break;
+		tail.unshift(pieces[i]);
+	}
+	return tail;
+}
+
+/** Packs the blocks of a source into (heading, text) sections of at most `MAX_CHUNK_CHARS`. */
+function pack(blocks: Block[]): Array<{ heading?: string; text: string }> {
+	const out: Array<{ heading?: string; text: string }> = [];
+	let heading: string | undefined;
+	let pieces: Piece[] = [];
+	let freshPieces = 0;
+
+	const flush = (keepOverlap: boolean): Piece[] => {
+		const carried = keepOverlap ? overlapOf(pieces) : [];
+		if (freshPieces > 0) out.push({ heading, text: render(pieces) });
+		pieces = [];
+		freshPieces = 0;
+		return carried;
+	};
+
+	const add = (piece: Piece) => {
+		if (pieces.length && renderedLength([...pieces, piece]) > MAX_CHUNK_CHARS) {
+			const carried = flush(true);
+			if (renderedLength([...carried, piece]) <= MAX_CHUNK_CHARS) pieces = carried;
+		}
+		pieces.push(piece);
+		freshPieces++;
+	};
+
+	for (const block of blocks) {
+		if (block.type === "heading") {
+			flush(false);
+			heading = block.text;
+			continue;
+		}
+		splitSentences(block.text).forEach((sentence, index) => {
+			const parts = sentence.length > MAX_CHUNK_CHARS ? hardSplit(sentence, MAX_CHUNK_CHARS) : [sentence];
+			parts.forEach((text, partIndex) => add({ text, newParagraph: index === 0 && partIndex === 0 }));
+		});
+	}
+	flush(false);
+	return out;
+}
+
+/** Cuts one source into chunks (a Q&A pair is always exactly one chunk). */
+export function chunkSource(source: ChunkSource): Chunk[] {
+	const base = {
+		chatbotId: source.chatbotId,
+		sourceId: source.sourceId,
+		title: source.title,
+		...(source.url !== undefined ? { url: source.url } : {}),
+		...(source.fileName !== undefined ? { fileName: source.fileName } : {})
+	};
+	if (source.kind === "qa") {
+		const question = source.question.trim();
+		const answer = source.answer.trim();
+		return [
+			{ id: chunkId(source.chatbotId, source.sourceId, 0), ...base, ordinal: 0, text: `${question}\n${answer}`, kind: "qa", question, answer }
+		];
+	}
+	return pack(parseBlocks(source.text)).map((section, ordinal) => ({
+		id: chunkId(source.chatbotId, source.sourceId, ordinal),
+		...base,
+		ordinal,
+		text: section.text,
+		...(section.heading !== undefined ? { heading: section.heading } : {}),
+		kind: source.kind
+	}));
+}
+
+/** Chunks every source, in order. */
+export function chunkSources(sources: readonly ChunkSource[]): Chunk[] {
+	return sources.flatMap(chunkSource);
+}

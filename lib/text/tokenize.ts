@@ -1,0 +1,92 @@
+/**
+ * Text analysis shared by indexing and querying: both sides must turn text into the same terms, or
+ * a question never meets the chunk that answers it.
+ *
+ * `analyze` lower-cases (Unicode-aware), splits into words, drops stop words, stems with the
+ * Snowball stemmer of the locale and folds accents, so "garantías", "garantia" and "Garantía"
+ * become one term. Numbers are kept verbatim ("37", "3.5", "1,000") because questions about
+ * quantities are answered by them. Hyphenated or dotted names ("zephyr-9", "node.js") yield the
+ * whole name AND its parts, so a query for the exact model name scores higher than one that only
+ * shares "zephyr".
+ */
+import { newStemmer, Stemmer } from "snowball-stemmers";
+import { isStopWord, Locale } from "./stop-words";
+
+export type { Locale } from "./stop-words";
+export { splitSentences } from "./sentences";
+
+/** A number with separators, or a word possibly joined to others by - _ . or an apostrophe. */
+const TOKEN = /\p{N}+(?:[.,]\p{N}+)+|[\p{L}\p{M}\p{N}]+(?:['\-_.][\p{L}\p{M}\p{N}]+)*/gu;
+const NUMBER = /^\p{N}+(?:[.,]\p{N}+)*$/u;
+const COMPOUND_SEPARATOR = /[-_.]/;
+/** Longer "words" are hashes, base64 or glued garbage; they only bloat the index. */
+const MAX_TERM_LENGTH = 48;
+/** Distinct words are few compared with word occurrences; caching stems makes indexing ~5x faster. */
+const STEM_CACHE_LIMIT = 100_000;
+
+const stemmers: Record<Locale, Stemmer> = {
+	en: newStemmer("english"),
+	es: newStemmer("spanish")
+};
+const stemCaches: Record<Locale, Map<string, string>> = { en: new Map(), es: new Map() };
+
+/**
+ * Removes accents but keeps "ñ": "garantía" → "garantia", "año" stays "año" (folding it would merge
+ * it with a different word).
+ */
+export function foldAccents(word: string): string {
+	return word
+		.normalize("NFD")
+		.replace(/(?<!n)\u0303|[\u0300-\u0302\u0304-\u036f]/g, "")
+		.normalize("NFC");
+}
+
+/** Lower-cases and unifies typographic apostrophes, so "Don’t" and "don't" are one word. */
+export function normalizeText(text: string): string {
+	return text.normalize("NFKC").toLowerCase().replace(/[\u2019\u02bc]/g, "'");
+}
+
+function stem(word: string, locale: Locale): string {
+	const cache = stemCaches[locale];
+	let stemmed = cache.get(word);
+	if (stemmed === undefined) {
+		// The Snowball rules expect accented input (Spanish suffixes such as "-ción"), so fold afterwards.
+		stemmed = foldAccents(stemmers[locale].stem(word));
+		if (cache.size >= STEM_CACHE_LIMIT) cache.clear();
+		cache.set(word, stemmed);
+	}
+	return stemmed;
+}
+
+function pushWord(word: string, locale: Locale, out: string[]): void {
+	const folded = foldAccents(word);
+	if (isStopWord(folded, locale)) return;
+	if (word.length === 1 && !/\p{N}/u.test(word)) return;
+	const term = stem(word, locale);
+	if (term) out.push(term);
+}
+
+/** Turns text into index terms for the locale (see the file comment). Order and repeats are kept. */
+export function analyze(text: string, locale: Locale): string[] {
+	const terms: string[] = [];
+	for (const match of normalizeText(text).matchAll(TOKEN)) {
+		const token = match[0];
+		if (token.length > MAX_TERM_LENGTH) continue;
+		if (NUMBER.test(token)) {
+			terms.push(token);
+			continue;
+		}
+		if (COMPOUND_SEPARATOR.test(token)) {
+			terms.push(foldAccents(token));
+			for (const part of token.split(/[-_.]+/)) if (part) pushWord(part, locale, terms);
+			continue;
+		}
+		pushWord(token, locale, terms);
+	}
+	return terms;
+}
+
+/** The distinct terms of `text`, for overlap tests. */
+export function termSet(text: string, locale: Locale): Set<string> {
+	return new Set(analyze(text, locale));
+}
