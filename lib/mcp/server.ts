@@ -1,0 +1,218 @@
+/**
+ * The tool server's dispatcher: one HTTP body in, the HTTP status and JSON-RPC answer out.
+ *
+ * It knows nothing of HTTP headers, authentication or services. The gateway checks the
+ * `MCP-Protocol-Version` header and the API key first, then passes the negotiated revision, whether
+ * the caller is authenticated, and a `callTool` function that runs a tool for that caller.
+ *
+ * Failure classes, kept apart as MCP asks:
+ *   - protocol faults (bad JSON, bad message, unknown method or tool, bad arguments) → JSON-RPC errors;
+ *   - a tool that ran and failed for a business reason (cap reached, chatbot not found)
+ *     → a normal result with `isError: true`, so the agent's model reads the message and adapts;
+ *   - anything unexpected → -32603 "Internal error", details only to `onInternalError`.
+ */
+import {
+	internalErrorResponse,
+	invalidParamsResponse,
+	isPlainObject,
+	JsonRpcRequest,
+	JsonRpcResponse,
+	methodNotFoundResponse,
+	ParsedMessage,
+	parseJsonRpcBody,
+	successResponse,
+	echo
+} from "./jsonrpc";
+import { atLeast, initializeResult, negotiateVersion, ProtocolVersion, ServerInfo } from "./protocol";
+import { validateToolArguments, validateToolOutput } from "./tool-validation";
+import { findTool, toolsForVersion, ToolName } from "./tools";
+
+/** A business failure a tool reports to the agent (not a protocol error). */
+export interface ToolFailure {
+	/** Stable machine code, e.g. `char_cap`, `not_found`. */
+	code: string;
+	/** What went wrong, in words the agent's model can act on. */
+	message: string;
+	/** What to do about it. */
+	hint?: string;
+}
+
+export type ToolOutcome = { ok: true; data: object } | { ok: false; error: ToolFailure };
+
+export function toolSuccess(data: object): ToolOutcome {
+	return { ok: true, data };
+}
+
+export function toolFailure(code: string, message: string, hint?: string): ToolOutcome {
+	return { ok: false, error: hint === undefined ? { code, message } : { code, message, hint } };
+}
+
+export interface McpRequestContext {
+	/** From `checkProtocolHeader`: decides the shape of `tools/list` and `tools/call` results. */
+	protocolVersion: ProtocolVersion;
+	/** True when the request carried a valid API key (adds `list_chatbots`). */
+	authenticated: boolean;
+	serverInfo: ServerInfo;
+	/**
+	 * Runs a tool for this caller with validated arguments (defaults applied). Return
+	 * `toolFailure(...)` for business failures; a throw becomes -32603 "Internal error".
+	 */
+	callTool: (name: ToolName, args: Record<string, unknown>) => Promise<ToolOutcome>;
+	/** Receives what the client never sees: exceptions and results that break the output schema. */
+	onInternalError?: (error: unknown, where: { method: string; tool?: ToolName }) => void;
+}
+
+export interface McpReply {
+	/** 200 with a body when anything needs an answer; 202 and no body for notifications only. */
+	status: 200 | 202;
+	body?: JsonRpcResponse | JsonRpcResponse[];
+}
+
+type MethodHandler = (request: JsonRpcRequest, params: Record<string, unknown>, ctx: McpRequestContext) => Promise<JsonRpcResponse>;
+
+/** Thrown by a handler to report an internal fault that is not an exception of its own. */
+class InternalFault extends Error {
+	constructor(readonly detail: unknown) {
+		super("internal fault");
+	}
+}
+
+async function handleInitialize(request: JsonRpcRequest, params: Record<string, unknown>, ctx: McpRequestContext): Promise<JsonRpcResponse> {
+	if (typeof params.protocolVersion !== "string") {
+		return invalidParamsResponse(request.id, "Invalid params: initialize needs params.protocolVersion (string).", {
+			errors: [{ field: "protocolVersion", message: "protocolVersion is required." }]
+		});
+	}
+	for (const field of ["capabilities", "clientInfo"]) {
+		if (params[field] !== undefined && !isPlainObject(params[field])) {
+			return invalidParamsResponse(request.id, `Invalid params: ${field} must be an object.`, {
+				errors: [{ field, message: `${field} must be an object.` }]
+			});
+		}
+	}
+	return successResponse(request.id, initializeResult(negotiateVersion(params.protocolVersion), ctx.serverInfo));
+}
+
+async function handlePing(request: JsonRpcRequest): Promise<JsonRpcResponse> {
+	return successResponse(request.id, {});
+}
+
+async function handleListTools(request: JsonRpcRequest, _params: Record<string, unknown>, ctx: McpRequestContext): Promise<JsonRpcResponse> {
+	// One page holds every tool, so a `cursor` has nothing to continue and is ignored.
+	return successResponse(request.id, { tools: toolsForVersion(ctx.protocolVersion, { authenticated: ctx.authenticated }) });
+}
+
+function failureText(error: ToolFailure): string {
+	const hint = error.hint ? `\nWhat to do: ${error.hint}` : "";
+	return `Error (${error.code}): ${error.message}${hint}`;
+}
+
+async function handleCallTool(request: JsonRpcRequest, params: Record<string, unknown>, ctx: McpRequestContext): Promise<JsonRpcResponse> {
+	const { name, arguments: rawArgs } = params;
+	if (typeof name !== "string" || name === "") {
+		return invalidParamsResponse(request.id, "Invalid params: tools/call needs params.name (string).", {
+			errors: [{ field: "name", message: "name is required." }]
+		});
+	}
+	const tool = findTool(name);
+	if (!tool) return invalidParamsResponse(request.id, `Unknown tool: ${echo(name)}. Call tools/list to see the tools.`, { tool: echo(name) });
+	if (tool.requiresAccount && !ctx.authenticated) {
+		return invalidParamsResponse(request.id, `Unknown tool: ${tool.name} needs an API key (Authorization: Bearer <key>).`, { tool: tool.name });
+	}
+	if (rawArgs !== undefined && !isPlainObject(rawArgs)) {
+		return invalidParamsResponse(request.id, "Invalid params: arguments must be an object.", {
+			tool: tool.name,
+			errors: [{ field: "arguments", message: "arguments must be an object." }]
+		});
+	}
+	const args = validateToolArguments(tool.name, rawArgs ?? {});
+	if (!args.ok) {
+		const summary = args.problems.map(problem => problem.message).join(" ");
+		return invalidParamsResponse(request.id, `Invalid arguments for ${tool.name}: ${summary}`, { tool: tool.name, errors: args.problems });
+	}
+
+	const outcome = await ctx.callTool(tool.name, args.value);
+	if (!outcome.ok) {
+		return successResponse(request.id, { content: [{ type: "text", text: failureText(outcome.error) }], isError: true });
+	}
+	// Round-trip through JSON so what we check is exactly what we send (undefined fields dropped).
+	const data: unknown = JSON.parse(JSON.stringify(outcome.data));
+	const checked = validateToolOutput(tool.name, data);
+	if (!checked.ok) throw new InternalFault({ reason: "tool result does not match its outputSchema", problems: checked.problems });
+
+	const result: Record<string, unknown> = { content: [{ type: "text", text: JSON.stringify(checked.value, null, 2) }], isError: false };
+	if (atLeast(ctx.protocolVersion, "2025-06-18")) result.structuredContent = checked.value;
+	return successResponse(request.id, result);
+}
+
+// A Map, not an object literal, so a method named "constructor" or "__proto__" finds nothing.
+const METHODS = new Map<string, MethodHandler>([
+	["initialize", handleInitialize],
+	["ping", handlePing],
+	["tools/list", handleListTools],
+	["tools/call", handleCallTool]
+]);
+
+async function answerRequest(request: JsonRpcRequest, ctx: McpRequestContext): Promise<JsonRpcResponse> {
+	const handler = METHODS.get(request.method);
+	if (!handler) return methodNotFoundResponse(request.id, request.method);
+	if (request.params !== undefined && !isPlainObject(request.params)) {
+		return invalidParamsResponse(request.id, "Invalid params: params must be an object.", {
+			errors: [{ field: "params", message: "params must be an object." }]
+		});
+	}
+	try {
+		return await handler(request, request.params ?? {}, ctx);
+	} catch (error) {
+		const toolName = request.method === "tools/call" && isPlainObject(request.params) ? request.params.name : undefined;
+		const tool = typeof toolName === "string" ? findTool(toolName)?.name : undefined;
+		ctx.onInternalError?.(error instanceof InternalFault ? error.detail : error, { method: request.method, tool });
+		return internalErrorResponse(request.id);
+	}
+}
+
+/** The response to one element, or undefined for a notification (never answered, never run). */
+async function answerElement(element: ParsedMessage, ctx: McpRequestContext): Promise<JsonRpcResponse | undefined> {
+	switch (element.kind) {
+		case "invalid":
+			return element.response;
+		case "notification":
+			// notifications/initialized, notifications/cancelled, ...: a stateless server has nothing to update.
+			return undefined;
+		case "request":
+			return answerRequest(element.message, ctx);
+	}
+}
+
+/** Answers one `POST /mcp` body. Never throws. */
+export async function handleMcpBody(rawBody: string, ctx: McpRequestContext): Promise<McpReply> {
+	const parsed = parseJsonRpcBody(rawBody);
+	if (parsed.kind === "rejected") return { status: 200, body: parsed.response };
+	if (parsed.kind === "single") {
+		const response = await answerElement(parsed.element, ctx);
+		return response ? { status: 200, body: response } : { status: 202 };
+	}
+	// In order, one after another: a batch may add knowledge and then read the chatbot.
+	const responses: JsonRpcResponse[] = [];
+	for (const element of parsed.elements) {
+		const response = await answerElement(element, ctx);
+		if (response) responses.push(response);
+	}
+	return responses.length > 0 ? { status: 200, body: responses } : { status: 202 };
+}
+
+/**
+ * How many `tools/call` requests for `toolName` a body holds (for the tighter `create_chatbot`
+ * rate budget). Counts only well-formed requests with an id, the ones that would run; 0 for junk.
+ */
+export function countToolCalls(rawBody: string, toolName: string): number {
+	const parsed = parseJsonRpcBody(rawBody);
+	const elements = parsed.kind === "batch" ? parsed.elements : parsed.kind === "single" ? [parsed.element] : [];
+	return elements.filter(
+		element =>
+			element.kind === "request" &&
+			element.message.method === "tools/call" &&
+			isPlainObject(element.message.params) &&
+			element.message.params.name === toolName
+	).length;
+}
