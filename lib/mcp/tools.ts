@@ -115,8 +115,8 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = Object.freeze([
 		description:
 			"Reports a chatbot's build progress and links: status (crawling, training, ready, failed), ready, pages found/crawled/failed, " +
 			"usage against limits, chat_url, embed_snippet and claim_url (sandboxes). Poll it every 10-20 seconds after create_chatbot " +
-			"or after adding knowledge until ready is true; if status is failed, read failure_reason. Only chatbots you created in this " +
-			"sandbox or that belong to your API key's account can be read.",
+			"or after adding knowledge until ready is true; if status is failed, read failure_reason. With an API key, only the account's " +
+			"chatbots are found; without one, only unclaimed sandboxes, so keep each chatbot_id private.",
 		inputSchema: input({ chatbot_id: chatbotId }, ["chatbot_id"]),
 		outputSchema: CHATBOT_RESULT_SCHEMA,
 		annotations: reader,
