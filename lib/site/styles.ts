@@ -23,7 +23,7 @@ nav.main{display:flex;flex-wrap:wrap;gap:4px 16px;align-items:center}
 nav.main a{color:var(--muted);text-decoration:none;font-weight:500;padding:4px 0}
 nav.main a[aria-current=page],nav.main a:hover{color:var(--fg)}
 .lang{display:inline-flex;border:1px solid var(--line);border-radius:999px;overflow:hidden}
-.lang a,.lang span{padding:2px 10px;font-size:.85rem;text-decoration:none;color:var(--muted)}
+.lang a,.lang span{display:inline-block;padding:2px 10px;font-size:.85rem;text-decoration:none;color:var(--muted)}
 .lang span{background:var(--accent-soft);color:var(--fg);font-weight:600}
 main{padding:32px 0 56px}
 h1,h2,h3,h4{line-height:1.25;margin:1.6em 0 .5em}
@@ -65,7 +65,7 @@ th{background:var(--code-bg);font-weight:600}
 .docs aside a[aria-current=page]{color:var(--accent);font-weight:600}
 .docs article{min-width:0;max-width:50rem}
 .doc-meta{display:flex;flex-wrap:wrap;gap:8px 16px;font-size:.9rem;color:var(--muted);margin:-.2em 0 1.4em}
-@media (min-width:900px){.docs{grid-template-columns:240px minmax(0,1fr);gap:40px}.docs aside{order:0;border:0;padding:0}.docs aside nav{position:sticky;top:16px}}
+@media (min-width:900px){.docs{grid-template-columns:240px minmax(0,1fr);gap:40px}.docs aside{order:-1;border:0;padding:0}.docs aside nav{position:sticky;top:16px}}
 footer.site{border-top:1px solid var(--line);color:var(--muted);font-size:.92rem;padding:24px 0 40px}
 footer.site .wrap{display:flex;flex-wrap:wrap;gap:8px 22px;align-items:center}
 footer.site a{color:var(--muted)}
