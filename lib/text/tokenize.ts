@@ -46,12 +46,22 @@ export function normalizeText(text: string): string {
 	return text.normalize("NFKC").toLowerCase().replace(/[\u2019\u02bc]/g, "'");
 }
 
+/**
+ * Spanish stems must not depend on whether the writer typed accents ("garantía" and "garantia"
+ * stem differently as typed), yet Snowball's suffix rules expect them ("-ción", "-ía"). So the
+ * word is folded first, then the accents those suffixes carry are put back by rule: every
+ * spelling of a word reaches the stemmer as the same string.
+ */
+function canonicalSpanish(folded: string): string {
+	return folded.replace(/cion$/, "ción").replace(/sion$/, "sión").replace(/ias?$/, m => (m === "ia" ? "ía" : "ías"));
+}
+
 function stem(word: string, locale: Locale): string {
 	const cache = stemCaches[locale];
 	let stemmed = cache.get(word);
 	if (stemmed === undefined) {
-		// The Snowball rules expect accented input (Spanish suffixes such as "-ción"), so fold afterwards.
-		stemmed = foldAccents(stemmers[locale].stem(word));
+		const folded = foldAccents(word);
+		stemmed = foldAccents(stemmers[locale].stem(locale === "es" ? canonicalSpanish(folded) : folded));
 		if (cache.size >= STEM_CACHE_LIMIT) cache.clear();
 		cache.set(word, stemmed);
 	}

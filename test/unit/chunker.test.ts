@@ -1,0 +1,150 @@
+import { chunkId, chunkSource, chunkSources, hardSplit, MAX_CHUNK_CHARS, OVERLAP_CHARS, parseBlocks } from "../../lib/retrieval/chunker";
+import { splitSentences } from "../../lib/text/tokenize";
+
+const base = { chatbotId: "bot-1", sourceId: "src-1", title: "Acme help", url: "https://acme.test/help" };
+
+/** Numbered sentences of ~60 characters, so packing and overlap are easy to follow. */
+function sentences(count: number, topic = "kettle"): string[] {
+	return Array.from({ length: count }, (_, i) => `Sentence ${i + 1} explains a detail about the ${topic} range.`);
+}
+
+describe("parseBlocks", () => {
+	test("recognises markdown, setext and title-like headings, paragraphs and list items", () => {
+		const blocks = parseBlocks(
+			[
+				"# Product guide",
+				"",
+				"Intro text that wraps",
+				"onto a second line.",
+				"",
+				"Warranty terms",
+				"=============",
+				"",
+				"Shipping",
+				"Orders ship fast.",
+				"",
+				"- first item",
+				"- second item"
+			].join("\n")
+		);
+		expect(blocks).toEqual([
+			{ type: "heading", text: "Product guide" },
+			{ type: "paragraph", text: "Intro text that wraps onto a second line." },
+			{ type: "heading", text: "Warranty terms" },
+			{ type: "heading", text: "Shipping" },
+			{ type: "paragraph", text: "Orders ship fast." },
+			{ type: "paragraph", text: "first item" },
+			{ type: "paragraph", text: "second item" }
+		]);
+	});
+
+	test("does not take a wrapped line of prose for a heading", () => {
+		const blocks = parseBlocks("The warranty lasts 37 months and covers\nall parts of the kettle.");
+		expect(blocks).toEqual([{ type: "paragraph", text: "The warranty lasts 37 months and covers all parts of the kettle." }]);
+	});
+
+	test("strips inline markdown that would leak into answers", () => {
+		expect(parseBlocks("See **bold** and [the docs](https://x.test) and `code`.")).toEqual([
+			{ type: "paragraph", text: "See bold and the docs and code." }
+		]);
+	});
+});
+
+describe("chunkSource", () => {
+	test("keeps sections apart and records each chunk's heading and source metadata", () => {
+		const chunks = chunkSource({
+			...base,
+			kind: "url",
+			text: "# Warranty\nThe warranty lasts 37 months.\n\n# Shipping\nOrders ship within 2 days."
+		});
+		expect(chunks.map(c => [c.heading, c.text])).toEqual([
+			["Warranty", "The warranty lasts 37 months."],
+			["Shipping", "Orders ship within 2 days."]
+		]);
+		for (const [ordinal, chunk] of chunks.entries()) {
+			expect(chunk).toMatchObject({ ...base, kind: "url", ordinal });
+			expect(chunk.fileName).toBeUndefined();
+		}
+	});
+
+	test("keeps the file name of file sources", () => {
+		const [chunk] = chunkSource({ chatbotId: "b", sourceId: "f", title: "Manual", fileName: "manual.pdf", kind: "file", text: "Hello there." });
+		expect(chunk).toMatchObject({ fileName: "manual.pdf", title: "Manual", kind: "file" });
+		expect(chunk.url).toBeUndefined();
+	});
+
+	test("packs sentences up to the maximum and never cuts a sentence", () => {
+		const text = sentences(40).join(" ");
+		const chunks = chunkSource({ ...base, kind: "text", text });
+		expect(chunks.length).toBeGreaterThan(2);
+		const all = new Set(sentences(40));
+		for (const chunk of chunks) {
+			expect(chunk.text.length).toBeLessThanOrEqual(MAX_CHUNK_CHARS);
+			for (const sentence of splitSentences(chunk.text)) expect(all.has(sentence)).toBe(true);
+		}
+		// Every sentence of the source is in some chunk.
+		const covered = new Set(chunks.flatMap(c => splitSentences(c.text)));
+		expect(covered).toEqual(all);
+	});
+
+	test("repeats whole trailing sentences, at most OVERLAP_CHARS long, at the start of the next chunk", () => {
+		const chunks = chunkSource({ ...base, kind: "text", text: sentences(40).join(" ") });
+		for (let i = 1; i < chunks.length; i++) {
+			const previous = splitSentences(chunks[i - 1].text);
+			const current = splitSentences(chunks[i].text);
+			const shared = current.filter(s => previous.includes(s));
+			expect(shared.length).toBeGreaterThan(0);
+			expect(shared.join(" ").length).toBeLessThanOrEqual(OVERLAP_CHARS);
+			// The shared sentences are the tail of the previous chunk and the head of this one.
+			expect(previous.slice(-shared.length)).toEqual(shared);
+			expect(current.slice(0, shared.length)).toEqual(shared);
+		}
+	});
+
+	test("does not carry overlap across a heading", () => {
+		const text = `# One\n${sentences(20, "toaster").join(" ")}\n\n# Two\n${sentences(3, "kettle").join(" ")}`;
+		const chunks = chunkSource({ ...base, kind: "text", text });
+		const firstOfTwo = chunks.find(c => c.heading === "Two");
+		expect(firstOfTwo?.text).toBe(sentences(3, "kettle").join(" "));
+	});
+
+	test("hard-splits only a sentence longer than the maximum, between words", () => {
+		const long = `${"word ".repeat(400).trim()}.`;
+		const chunks = chunkSource({ ...base, kind: "text", text: `Short first sentence. ${long}` });
+		for (const chunk of chunks) expect(chunk.text.length).toBeLessThanOrEqual(MAX_CHUNK_CHARS);
+		expect(chunks[0].text.startsWith("Short first sentence.")).toBe(true);
+		const pieces = hardSplit(long, MAX_CHUNK_CHARS);
+		expect(pieces.join(" ")).toBe(long);
+		for (const piece of pieces) expect(piece).toMatch(/^word( word)*\.?$/);
+	});
+
+	test("gives deterministic ids from chatbot, source and ordinal", () => {
+		const source = { ...base, kind: "text" as const, text: sentences(30).join(" ") };
+		const first = chunkSource(source);
+		const again = chunkSource(source);
+		expect(again.map(c => c.id)).toEqual(first.map(c => c.id));
+		expect(new Set(first.map(c => c.id)).size).toBe(first.length);
+		expect(first[1].id).toBe(chunkId("bot-1", "src-1", 1));
+		expect(first[0].id).toMatch(/^[0-9a-f]{32}$/);
+		const otherBot = chunkSource({ ...source, chatbotId: "bot-2" });
+		expect(otherBot[0].id).not.toBe(first[0].id);
+	});
+
+	test("turns a Q&A pair into exactly one chunk holding question and answer", () => {
+		const chunks = chunkSources([
+			{ chatbotId: "b", sourceId: "qa-1", title: "Q&A", kind: "qa", question: " Do you ship to Spain? ", answer: "Yes, in 3 days." }
+		]);
+		expect(chunks).toHaveLength(1);
+		expect(chunks[0]).toMatchObject({
+			kind: "qa",
+			question: "Do you ship to Spain?",
+			answer: "Yes, in 3 days.",
+			text: "Do you ship to Spain?\nYes, in 3 days.",
+			ordinal: 0
+		});
+	});
+
+	test("yields no chunks for empty text", () => {
+		expect(chunkSource({ ...base, kind: "text", text: " \n\n " })).toEqual([]);
+	});
+});

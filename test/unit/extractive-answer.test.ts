@@ -1,0 +1,156 @@
+import { answerExtractively, extractiveAnswer } from "../../lib/answer/extractive";
+import { collectAnswer } from "../../lib/answer/events";
+import { answerMessages } from "../../lib/answer/messages";
+import { Chunk, chunkSources, ChunkSource } from "../../lib/retrieval/chunker";
+import { GenerationIndex } from "../../lib/retrieval/embedded-generation";
+import { vectorizeChunks, vectorizeQuery } from "../../lib/retrieval/vectorize";
+import type { SearchHit } from "../../lib/retrieval/vector-index";
+import type { Locale } from "../../lib/text/tokenize";
+
+/** Retrieval as the chat service does it, in memory: chunk, vectorise, index, search. */
+async function retrieve(sources: ChunkSource[], question: string, locale: Locale, limit = 5): Promise<SearchHit[]> {
+	const index = new GenerationIndex();
+	for (const item of await vectorizeChunks(chunkSources(sources), { locale })) index.add(item);
+	return index.search(await vectorizeQuery(question, { locale }), limit);
+}
+
+const acmeSite: ChunkSource = {
+	chatbotId: "bot",
+	sourceId: "page-warranty",
+	kind: "url",
+	title: "Acme warranty",
+	url: "https://acme.test/warranty",
+	text: [
+		"# Warranty",
+		"Every Acme kettle is built to last. The warranty lasts 37 months. It covers parts and labour.",
+		"",
+		"# Repairs",
+		"Repairs are done in our Leeds workshop. Send the kettle in its original box."
+	].join("\n")
+};
+
+const shippingFile: ChunkSource = {
+	chatbotId: "bot",
+	sourceId: "file-shipping",
+	kind: "file",
+	title: "Shipping policy",
+	fileName: "shipping.pdf",
+	text: "Orders ship within 2 business days. Shipping to Ireland costs 9 euros."
+};
+
+const newsText: ChunkSource = {
+	chatbotId: "bot",
+	sourceId: "text-news",
+	kind: "text",
+	title: "News",
+	text: "Acme opened a new showroom in York this spring. The showroom displays the full kettle range."
+};
+
+describe("extractiveAnswer", () => {
+	test("answers how long the warranty is with the 37 months, citing the page", async () => {
+		const question = "How long is the warranty?";
+		const hits = await retrieve([acmeSite, shippingFile, newsText], question, "en");
+		const answer = extractiveAnswer({ question, locale: "en", hits });
+		expect(answer.answered).toBe(true);
+		expect(answer.text).toContain("The warranty lasts 37 months.");
+		expect(answer.text.startsWith("The warranty lasts 37 months.")).toBe(true);
+		expect(answer.citations).toEqual([{ sourceId: "page-warranty", title: "Acme warranty", url: "https://acme.test/warranty" }]);
+	});
+
+	test("answers in Spanish from Spanish sources", async () => {
+		const source: ChunkSource = {
+			chatbotId: "bot",
+			sourceId: "pagina",
+			kind: "url",
+			title: "Garantía",
+			url: "https://acme.test/es/garantia",
+			text: "Nuestros hervidores son resistentes. La garantía dura 24 meses desde la compra. Los envíos a Madrid tardan dos días."
+		};
+		const question = "¿Cuánto dura la garantia?";
+		const hits = await retrieve([source], question, "es");
+		const answer = extractiveAnswer({ question, locale: "es", hits });
+		expect(answer.answered).toBe(true);
+		expect(answer.text.startsWith("La garantía dura 24 meses desde la compra.")).toBe(true);
+		expect(answer.citations).toEqual([{ sourceId: "pagina", title: "Garantía", url: "https://acme.test/es/garantia" }]);
+	});
+
+	test("refuses, in the locale and without citations, when nothing relevant was retrieved", async () => {
+		for (const locale of ["en", "es"] as const) {
+			const question = locale === "en" ? "What is the capital of France?" : "¿Cuál es la capital de Francia?";
+			const hits = await retrieve([acmeSite, shippingFile], question, locale);
+			const answer = extractiveAnswer({ question, locale, hits });
+			expect(answer).toEqual({ text: answerMessages(locale).notFound, citations: [], answered: false });
+		}
+	});
+
+	test("refuses when hits share only a minor term with the question", () => {
+		// Retrieval found something (it matched "kettle"), but nothing answers about the price of descaling.
+		const [chunk] = chunkSources([newsText]);
+		const answer = extractiveAnswer({
+			question: "What does descaling service cost for a kettle plus delivery?",
+			locale: "en",
+			hits: [{ chunk, score: 1 }]
+		});
+		expect(answer.answered).toBe(false);
+		expect(answer.citations).toEqual([]);
+	});
+
+	test("cites only the sources whose sentences were used", async () => {
+		const question = "How much does shipping to Ireland cost?";
+		const hits = await retrieve([acmeSite, shippingFile, newsText], question, "en");
+		// An unrelated hit rides along, as a low-ranked retrieval result would: it must not be cited.
+		const answer = extractiveAnswer({ question, locale: "en", hits: [...hits, { chunk: chunkSources([newsText])[0], score: 0.1 }] });
+		expect(answer.text).toContain("Shipping to Ireland costs 9 euros.");
+		expect(answer.citations).toEqual([{ sourceId: "file-shipping", title: "Shipping policy", fileName: "shipping.pdf" }]);
+	});
+
+	test("answers a matching Q&A pair with its answer directly", async () => {
+		const qa: ChunkSource = {
+			chatbotId: "bot",
+			sourceId: "qa-7",
+			kind: "qa",
+			title: "Do you repair kettles bought abroad?",
+			question: "Do you repair kettles bought abroad?",
+			answer: "Yes, we repair them free of charge within the warranty period."
+		};
+		const question = "Can you repair a kettle I bought abroad?";
+		const hits = await retrieve([acmeSite, qa], question, "en");
+		const answer = extractiveAnswer({ question, locale: "en", hits });
+		expect(answer).toEqual({
+			text: "Yes, we repair them free of charge within the warranty period.",
+			citations: [{ sourceId: "qa-7", title: "Do you repair kettles bought abroad?" }],
+			answered: true
+		});
+	});
+
+	test("uses at most three sentences and never repeats one from overlapping chunks", () => {
+		const text = "Kettle care matters. Descale the kettle monthly. Rinse the kettle after descaling.";
+		const chunk = (id: string, ordinal: number): Chunk => ({
+			id,
+			chatbotId: "bot",
+			sourceId: "care",
+			ordinal,
+			text,
+			title: "Care",
+			kind: "text"
+		});
+		const hits = ["a", "b", "c"].map((id, i) => ({ chunk: chunk(id, i), score: 1 }));
+		const answer = extractiveAnswer({ question: "kettle", locale: "en", hits });
+		const sentences = answer.text.split(/(?<=\.) /);
+		expect(sentences.length).toBeLessThanOrEqual(3);
+		expect(new Set(sentences).size).toBe(sentences.length);
+		expect(answer.citations).toEqual([{ sourceId: "care", title: "Care" }]);
+	});
+
+	test("streams the same answer as events: one token, then done with the citations", async () => {
+		const question = "How long is the warranty?";
+		const hits = await retrieve([acmeSite], question, "en");
+		const events = [];
+		for await (const event of answerExtractively({ question, locale: "en", hits })) events.push(event);
+		expect(events).toHaveLength(2);
+		expect(events[0]).toMatchObject({ type: "token" });
+		expect(events[1]).toMatchObject({ type: "done", answered: true });
+		const collected = await collectAnswer(answerExtractively({ question, locale: "en", hits }));
+		expect(collected).toEqual(extractiveAnswer({ question, locale: "en", hits }));
+	});
+});

@@ -1,0 +1,88 @@
+import { analyze, foldAccents, splitSentences, termSet } from "../../lib/text/tokenize";
+
+describe("analyze", () => {
+	test("lower-cases, drops English stop words and stems", () => {
+		expect(analyze("How long is the Warranty? The warranties LAST", "en")).toEqual(["long", "warranti", "warranti", "last"]);
+	});
+
+	test("keeps numbers verbatim, including decimals and thousands separators", () => {
+		expect(analyze("It lasts 37 months, weighs 3.5 kg and costs 1,000 dollars", "en")).toEqual(
+			expect.arrayContaining(["37", "3.5", "1,000"])
+		);
+	});
+
+	test("keeps a hyphenated model name whole and also its parts", () => {
+		const terms = analyze("The Zephyr-9 kettle", "en");
+		expect(terms).toEqual(["zephyr-9", "zephyr", "9", "kettl"]);
+		// A query for the exact name shares more terms with it than a query for the family does.
+		const exact = termSet("zephyr-9", "en");
+		const family = termSet("zephyr", "en");
+		expect([...exact].filter(t => terms.includes(t)).length).toBeGreaterThan([...family].filter(t => terms.includes(t)).length);
+	});
+
+	test("treats typographic apostrophes like ASCII ones", () => {
+		expect(analyze("Don’t worry", "en")).toEqual(analyze("Don't worry", "en"));
+		expect(analyze("Don't worry", "en")).toEqual(["worri"]);
+	});
+
+	test("stems Spanish and folds accents so accented and unaccented spellings meet", () => {
+		expect(analyze("¿Cuánto dura la garantía?", "es")).toEqual(["dur", "garant"]);
+		expect(analyze("Cuanto dura la garantia", "es")).toEqual(["dur", "garant"]);
+		expect(analyze("las garantías duran", "es")).toEqual(["garant", "dur"]);
+		expect(new Set(analyze("devolución devolucion devoluciones Devolución", "es")).size).toBe(1);
+		expect(new Set(analyze("categoría categoria categorías", "es")).size).toBe(1);
+	});
+
+	test("drops Spanish stop words but not English content words in Spanish text", () => {
+		expect(analyze("el precio de los envíos a España", "es")).toEqual(["preci", "envi", "españ"]);
+	});
+
+	test("keeps ñ while folding other accents", () => {
+		expect(foldAccents("año")).toBe("año");
+		expect(foldAccents("canción")).toBe("cancion");
+	});
+
+	test("ignores punctuation-only and over-long tokens", () => {
+		expect(analyze("--- ... !!!", "en")).toEqual([]);
+		expect(analyze("x".repeat(60) + " kettle", "en")).toEqual(["kettl"]);
+	});
+});
+
+describe("splitSentences", () => {
+	test("splits on terminal punctuation followed by a capital", () => {
+		expect(splitSentences("The warranty lasts 37 months. It covers parts! Does it cover labour? Yes.")).toEqual([
+			"The warranty lasts 37 months.",
+			"It covers parts!",
+			"Does it cover labour?",
+			"Yes."
+		]);
+	});
+
+	test("does not split after abbreviations, initials or inside decimals", () => {
+		expect(splitSentences("Dr. Smith and J. Doe measured 3.5 kg, e.g. on Mon. at noon. Next sentence.")).toEqual([
+			"Dr. Smith and J. Doe measured 3.5 kg, e.g. on Mon. at noon.",
+			"Next sentence."
+		]);
+	});
+
+	test("handles Spanish opening marks and abbreviations", () => {
+		expect(splitSentences("¿Cuánto dura? Dura 24 meses. ¡Genial! La Sra. García lo confirmó.")).toEqual([
+			"¿Cuánto dura?",
+			"Dura 24 meses.",
+			"¡Genial!",
+			"La Sra. García lo confirmó."
+		]);
+	});
+
+	test("treats line breaks as boundaries and skips blank lines", () => {
+		expect(splitSentences("First line\n\nSecond line.  Third one.\n")).toEqual(["First line", "Second line.", "Third one."]);
+	});
+
+	test("keeps quotes and brackets with their sentence", () => {
+		expect(splitSentences('He said "stop." Then he left (quickly.) Done.')).toEqual([
+			'He said "stop."',
+			"Then he left (quickly.)",
+			"Done."
+		]);
+	});
+});
