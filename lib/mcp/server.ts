@@ -166,7 +166,11 @@ async function answerRequest(request: JsonRpcRequest, ctx: McpRequestContext): P
 	} catch (error) {
 		const toolName = request.method === "tools/call" && isPlainObject(request.params) ? request.params.name : undefined;
 		const tool = typeof toolName === "string" ? findTool(toolName)?.name : undefined;
-		ctx.onInternalError?.(error instanceof InternalFault ? error.detail : error, { method: request.method, tool });
+		try {
+			ctx.onInternalError?.(error instanceof InternalFault ? error.detail : error, { method: request.method, tool });
+		} catch {
+			// A failing logger must not turn one bad call into an unanswered body.
+		}
 		return internalErrorResponse(request.id);
 	}
 }

@@ -374,6 +374,20 @@ describe("tools/call", () => {
 		expect(internalErrors).toEqual([new Error(secret)]);
 	});
 
+	it("still answers -32603 when the error reporter itself throws", async () => {
+		const { ctx } = context(
+			{
+				onInternalError: () => {
+					throw new Error("logger down");
+				}
+			},
+			async () => {
+				throw new Error("tool down");
+			}
+		);
+		failed(await send(call(1, "get_chatbot", { chatbot_id: "cb_1" }), ctx), ctx.protocolVersion, -32603);
+	});
+
 	it("answers -32603 when a tool's data does not match its outputSchema", async () => {
 		const { ctx, internalErrors } = context({}, async () => toolSuccess({ ...chatbot(), chat_link: "https://x.example" }));
 		failed(await send(call(1, "get_chatbot", { chatbot_id: "cb_1" }), ctx), ctx.protocolVersion, -32603);
