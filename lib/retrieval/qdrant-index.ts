@@ -146,8 +146,8 @@ export class QdrantVectorIndex implements VectorIndex {
 					sparse_vectors: { [SPARSE_VECTOR]: { modifier: "idf" } }
 				});
 			} catch (err) {
-				// Another replica created it between our check and our create: use theirs.
-				if (statusOf(err) !== 409) throw err;
+				// Another replica may have created it between our check and our create: then use theirs.
+				if (!(await this.client.collectionExists(this.collection)).exists) throw err;
 			}
 		}
 		return this.readShape();
