@@ -47,6 +47,21 @@ function sidebar(locale: Locale, base: string, nav: NavCategory[], current?: { c
 	return `<aside><nav aria-label="${TEXT[locale].navLabel}">${sections.join("\n")}</nav></aside>`;
 }
 
+/**
+ * Only the `.md` source of a page (for `/docs/{category}/{slug}.md`), without rendering any HTML;
+ * undefined when no such page exists in any language.
+ */
+export function docMarkdown(
+	locale: Locale,
+	category: string,
+	slug: string,
+	baseUrl: string,
+	catalog: DocsCatalog = defaultDocsCatalog()
+): { markdown: string; fellBack: boolean } | undefined {
+	const found = catalog.getDoc(locale, category, slug);
+	return found ? { markdown: markdownSource(found.doc, baseUrl), fellBack: found.fellBack } : undefined;
+}
+
 /** One documentation page, or undefined when no such page exists in any language. */
 export function docsPage(
 	locale: Locale,

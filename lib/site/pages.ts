@@ -9,7 +9,7 @@ import { homeCopy, PageCopy } from "./home-page";
 import { renderLayout, SiteSection } from "./layout";
 import type { Locale } from "./site-paths";
 
-export { docsPage, docsIndexPage } from "./docs-pages";
+export { docMarkdown, docsPage, docsIndexPage } from "./docs-pages";
 export type { SitePage, DocSitePage } from "./docs-pages";
 
 function designedPage(copy: PageCopy, locale: Locale, baseUrl: string, path: string, section: SiteSection): SitePage {

@@ -16,7 +16,7 @@ import {
 	loadDocsCatalog,
 	markdownSource
 } from "../../lib/site/docs-catalog";
-import { docsIndexPage, docsPage, developersPage, homePage } from "../../lib/site/pages";
+import { docMarkdown, docsIndexPage, docsPage, developersPage, homePage } from "../../lib/site/pages";
 import { renderInlineMarkdown, renderMarkdown, slugifyHeading } from "../../lib/site/render-markdown";
 import { LOCALES, parseSitePath } from "../../lib/site/site-paths";
 import { linkProblem, markdownLinks } from "../helpers/site-links";
@@ -250,6 +250,7 @@ describe("documentation pages", () => {
 		expect(page.html).toContain(`<link rel="alternate" type="text/markdown" href="${BASE}/docs/api/add-url.md">`);
 		expect(page.html).toContain('<a href="' + BASE + '/docs/api/add-url" aria-current="page">Add a URL</a>');
 		expect(page.markdown).toBe(markdownSource(catalog.getDoc("en", "api", "add-url")!.doc, BASE));
+		expect(docMarkdown("en", "api", "add-url", BASE)).toEqual({ markdown: page.markdown, fellBack: false });
 		expect(page.html).not.toContain(BASE_URL_PLACEHOLDER);
 	});
 
@@ -261,6 +262,7 @@ describe("documentation pages", () => {
 		expect(page.html).toContain('<article lang="en">');
 		expect(page.html).toContain("todavía no está traducida");
 		expect(page.html).toContain(`${BASE}/es/docs/${untranslated.category}/${untranslated.slug}.md`);
+		expect(docMarkdown("es", untranslated.category, untranslated.slug, BASE)).toEqual({ markdown: page.markdown, fellBack: true });
 	});
 
 	test("a translated Spanish page is Spanish throughout; unknown pages are undefined", () => {
@@ -269,6 +271,7 @@ describe("documentation pages", () => {
 		expect(page.html).toContain('<article lang="es">');
 		expect(page.html).not.toContain("todavía no está traducida");
 		expect(docsPage("es", "reference", "nope", BASE)).toBeUndefined();
+		expect(docMarkdown("es", "reference", "nope", BASE)).toBeUndefined();
 		expect(docsPage("en", "nope", "errors", BASE)).toBeUndefined();
 	});
 
