@@ -23,7 +23,7 @@ nav.main{display:flex;flex-wrap:wrap;gap:4px 16px;align-items:center}
 nav.main a{color:var(--muted);text-decoration:none;font-weight:500;padding:4px 0}
 nav.main a[aria-current=page],nav.main a:hover{color:var(--fg)}
 .lang{display:inline-flex;border:1px solid var(--line);border-radius:999px;overflow:hidden}
-.lang a,.lang span{display:inline-block;padding:2px 10px;font-size:.85rem;text-decoration:none;color:var(--muted)}
+nav.main .lang a,.lang span{display:inline-block;padding:2px 10px;font-size:.85rem;text-decoration:none;color:var(--muted)}
 .lang span{background:var(--accent-soft);color:var(--fg);font-weight:600}
 main{padding:32px 0 56px}
 h1,h2,h3,h4{line-height:1.25;margin:1.6em 0 .5em}
