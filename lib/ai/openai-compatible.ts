@@ -59,7 +59,9 @@ function upstreamMessage(body: string): string | undefined {
 }
 
 function isAbort(err: unknown): boolean {
-	return err instanceof Error && (err.name === "AbortError" || err.name === "TimeoutError");
+	// By name, not instanceof: fetch's DOMException may come from another realm (e.g. under a test VM).
+	const name = (err as { name?: unknown } | null)?.name;
+	return name === "AbortError" || name === "TimeoutError";
 }
 
 function failure(role: Role, err: unknown, timedOut: boolean): Error {
