@@ -1,22 +1,14 @@
 /**
- * A small in-memory Qdrant behind a loopback HTTP server that checks every exchange against
- * Qdrant's published OpenAPI document (see `openapi-contract.ts`).
+ * A small in-memory Qdrant, served by `qdrant-contract-server.ts` in the contract test (no Qdrant
+ * server can be installed on these machines).
  *
- * No Qdrant server can be installed on these machines, so this stands in for one in the contract
- * test. It emulates only what the adapter uses (collections, payload indexes, upsert, retrieve,
- * delete by ids or filter, count, query with filter, prefetch and RRF fusion), with Qdrant's
- * semantics where they matter to results: named dense (cosine) and sparse vectors, the `idf`
- * modifier computed over the whole collection, filters with must / should / must_not, match and
- * range conditions, and the top-level filter applying to prefetches.
- *
- * A request that the document does not allow is answered 400 and recorded in `violations`; so is a
- * request the emulation does not support, and so is any response of ours that the document would
- * not allow. Tests assert `violations` is empty.
+ * It emulates only what the adapter uses (collections, payload indexes, upsert, retrieve, delete by
+ * ids or filter, count, query with filter, prefetch and RRF fusion), with Qdrant's semantics where
+ * they matter to results: named dense (cosine) and sparse vectors, the `idf` modifier computed over
+ * the whole collection, filters with must / should / must_not, match and range conditions, and the
+ * top-level filter applying to prefetches. Anything else raises `Unsupported`, which the server
+ * records as a failure rather than answering something made up.
  */
-import * as fs from "node:fs";
-import * as http from "node:http";
-import type { AddressInfo } from "node:net";
-import { OpenApiContract, OpenApiDocument } from "./openapi-contract";
 
 type Payload = Record<string, unknown>;
 type SparseVector = { indices: number[]; values: number[] };
@@ -36,23 +28,10 @@ interface Collection {
 	points: Map<string, StoredPoint>;
 }
 
-interface Reply {
-	status: number;
-	body: unknown;
-}
-
-export interface ExchangeRecord {
-	operationId: string;
-	method: string;
-	path: string;
-	query: string;
-	body: unknown;
-}
-
 /** A request or state the emulation cannot serve faithfully: answered 400 and recorded. */
-class Unsupported extends Error {}
+export class Unsupported extends Error {}
 /** A request Qdrant itself would refuse (wrong input): answered with Qdrant's status, not a violation. */
-class WrongInput extends Error {
+export class WrongInput extends Error {
 	constructor(
 		message: string,
 		readonly status = 400
@@ -357,74 +336,4 @@ export class QdrantEmulator {
 				throw new Unsupported(`operation ${operationId} is not emulated`);
 		}
 	}
-}
-
-export interface QdrantContractServer {
-	url: string;
-	emulator: QdrantEmulator;
-	/** Every request received, in order. */
-	exchanges: ExchangeRecord[];
-	/** Contract violations and unsupported requests; a passing test leaves this empty. */
-	violations: string[];
-	stop(): Promise<void>;
-}
-
-function readBody(req: http.IncomingMessage): Promise<string> {
-	return new Promise((resolve, reject) => {
-		const chunks: Buffer[] = [];
-		req.on("data", (chunk: Buffer) => chunks.push(chunk));
-		req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
-		req.on("error", reject);
-	});
-}
-
-/** Starts the validating emulator on 127.0.0.1 with a free port. */
-export async function startQdrantContractServer(openApiPath: string): Promise<QdrantContractServer> {
-	const contract = new OpenApiContract(JSON.parse(fs.readFileSync(openApiPath, "utf8")) as OpenApiDocument);
-	const emulator = new QdrantEmulator();
-	const exchanges: ExchangeRecord[] = [];
-	const violations: string[] = [];
-
-	const server = http.createServer(async (req, res) => {
-		const started = process.hrtime.bigint();
-		const url = new URL(req.url ?? "/", "http://127.0.0.1");
-		const raw = await readBody(req);
-		const check = contract.checkRequest(req.method ?? "GET", url, req.headers["content-type"], raw);
-		const label = `${req.method} ${url.pathname}${url.search}`;
-		exchanges.push({ operationId: check.match?.operationId ?? "?", method: req.method ?? "", path: url.pathname, query: url.search, body: check.body });
-
-		let reply: Reply;
-		if (check.errors.length || !check.match) {
-			violations.push(...check.errors.map(e => `request ${label}: ${e}`));
-			reply = { status: 400, body: { status: { error: `Contract violation: ${check.errors.join("; ")}` }, time: 0 } };
-		} else {
-			try {
-				const result = emulator.handle(check.match.operationId, check.match.pathParams, (check.body ?? {}) as Record<string, unknown>);
-				reply = { status: 200, body: { result, status: "ok", time: Number(process.hrtime.bigint() - started) / 1e9 } };
-			} catch (err) {
-				if (err instanceof WrongInput) {
-					reply = { status: err.status, body: { status: { error: err.message }, time: 0 } };
-				} else {
-					violations.push(`request ${label}: ${(err as Error).message}`);
-					reply = { status: 400, body: { status: { error: (err as Error).message }, time: 0 } };
-				}
-			}
-			for (const error of contract.checkResponse(check.match, reply.status, reply.body)) violations.push(`our response to ${label}: ${error}`);
-		}
-		res.writeHead(reply.status, { "content-type": "application/json" });
-		res.end(JSON.stringify(reply.body));
-	});
-	await new Promise<void>(resolve => server.listen(0, "127.0.0.1", resolve));
-	const { port } = server.address() as AddressInfo;
-	return {
-		url: `http://127.0.0.1:${port}`,
-		emulator,
-		exchanges,
-		violations,
-		stop: () =>
-			new Promise<void>((resolve, reject) => {
-				server.closeAllConnections();
-				server.close(err => (err ? reject(err) : resolve()));
-			})
-	};
 }

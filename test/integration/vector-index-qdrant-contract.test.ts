@@ -10,7 +10,7 @@ import * as path from "node:path";
 import { QdrantVectorIndex } from "../../lib/retrieval/qdrant-index";
 import { vectorizeQuery } from "../../lib/retrieval/vectorize";
 import { freePort } from "../helpers/ports";
-import { QdrantContractServer, startQdrantContractServer } from "../helpers/qdrant-emulator";
+import { QdrantContractServer, startQdrantContractServer } from "../helpers/qdrant-contract-server";
 import { runVectorIndexSuite, SUITE_DENSE_DIMENSION } from "./vector-index.suite";
 
 /** The shared reference copy (beside the checkout), else the fixture copy of the same file. */
