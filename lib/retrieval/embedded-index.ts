@@ -38,7 +38,11 @@ import {
 export interface EmbeddedIndexOptions {
 	/** Directory holding the index, e.g. `<DATA_DIR>/vectors`. Created on first write. */
 	dir: string;
+	/** Chatbots kept in memory; the least recently used beyond this are dropped and reloaded from disk when needed. */
+	maxLoadedChatbots?: number;
 }
+
+const DEFAULT_MAX_LOADED_CHATBOTS = 1000;
 
 interface LoadedGeneration {
 	index: GenerationIndex;
@@ -64,14 +68,31 @@ export class EmbeddedVectorIndex implements VectorIndex {
 
 	private state(chatbotId: string): Promise<ChatbotState> {
 		let state = this.states.get(chatbotId);
-		if (!state) {
-			const dir = path.join(this.options.dir, chatbotDirName(chatbotId));
-			state = readActivePointer(dir).then(pointer => ({ dir, active: pointer?.generation, generations: new Map() }));
-			// A failed read must not stick: the next call tries again.
-			state.catch(() => this.states.delete(chatbotId));
+		if (state) {
+			// Re-insert: Map order is then least- to most-recently used.
+			this.states.delete(chatbotId);
 			this.states.set(chatbotId, state);
+			return state;
 		}
+		const dir = path.join(this.options.dir, chatbotDirName(chatbotId));
+		state = readActivePointer(dir).then(pointer => ({ dir, active: pointer?.generation, generations: new Map() }));
+		// A failed read must not stick: the next call tries again.
+		state.catch(() => this.states.delete(chatbotId));
+		this.states.set(chatbotId, state);
+		this.evictIdle();
 		return state;
+	}
+
+	/**
+	 * Drops least recently used chatbots from memory. Everything is on disk already; chatbots with a
+	 * write queued or running stay, so a reload can never miss a segment being written.
+	 */
+	private evictIdle(): void {
+		const max = this.options.maxLoadedChatbots ?? DEFAULT_MAX_LOADED_CHATBOTS;
+		for (const chatbotId of this.states.keys()) {
+			if (this.states.size <= max) return;
+			if (!this.locks.has(chatbotId)) this.states.delete(chatbotId);
+		}
 	}
 
 	private generation(state: ChatbotState, generation: number): Promise<LoadedGeneration> {

@@ -110,6 +110,25 @@ describe("embedded index files", () => {
 		await reopened.close();
 	});
 
+	test("keeps only the most recently used chatbots in memory and reloads the others from disk", async () => {
+		const dir = tempDir();
+		const index = new EmbeddedVectorIndex({ dir, maxLoadedChatbots: 2 });
+		const ids = ["bot-1", "bot-2", "bot-3", "bot-4"];
+		for (const [i, id] of ids.entries()) {
+			await index.upsert(id, 1, await items(id, `Kettle model ${i} boils water.`));
+			await index.activate(id, 1);
+		}
+		const loaded = (index as unknown as { states: Map<string, unknown> }).states;
+		expect([...loaded.keys()]).toEqual(["bot-3", "bot-4"]);
+		// Evicted chatbots answer from disk, with writes made before the eviction.
+		for (const id of ids) {
+			const hits = await index.search(id, await vectorizeQuery("kettle", { locale: "en" }), 3);
+			expect(hits.map(h => h.chunk.chatbotId)).toEqual([id]);
+		}
+		expect(loaded.size).toBe(2);
+		await index.close();
+	});
+
 	test("refuses work after close", async () => {
 		const index = new EmbeddedVectorIndex({ dir: tempDir() });
 		await index.close();
