@@ -336,6 +336,62 @@ export default function createChatbotsService(config: Readonly<AppConfig>, opts:
 				}
 			},
 
+			/** An account's chatbots, newest first (claimed sandboxes included). */
+			listByAccount: {
+				params: { account_id: "string|min:1" },
+				async handler(ctx: P<{ account_id: string }>) {
+					const rows = await this.chatbots.find({ account_id: ctx.params.account_id });
+					return rows.sort((a, b) => b.created_at - a.created_at || a._id.localeCompare(b._id));
+				}
+			},
+
+			/** The live, unclaimed sandbox whose claim token hashes to `claim_hash`, or null. */
+			findByClaimHash: {
+				params: { claim_hash: "string|length:64" },
+				async handler(ctx: P<{ claim_hash: string }>) {
+					const chatbot = await this.chatbots.findOne({ claim_hash: ctx.params.claim_hash, kind: "sandbox", account_id: null, ...notExpired(this.now()) });
+					return chatbot ?? null;
+				}
+			},
+
+			/**
+			 * Records the hash of a sandbox's claim token. Only once, and only on an unclaimed sandbox:
+			 * the token is derived from the chatbot id, so it is set right after `create`.
+			 */
+			setClaimHash: {
+				params: { id: "string", claim_hash: "string|length:64" },
+				async handler(ctx: P<{ id: string; claim_hash: string }>) {
+					const n = await this.chatbots.update(
+						{ _id: ctx.params.id, kind: "sandbox", account_id: null, claim_hash: null },
+						{ $set: { claim_hash: ctx.params.claim_hash, updated_at: this.now() } }
+					);
+					if (n !== 1) throw appError("conflict", "This chatbot is not an unclaimed sandbox without a claim token.");
+					return { ok: true };
+				}
+			},
+
+			/**
+			 * Moves a sandbox into an account, atomically and once: only while `claim_hash` still matches
+			 * and the sandbox is live. It leaves sandbox retention (no expiry) and takes the plan's limits.
+			 */
+			claim: {
+				params: { id: "string", claim_hash: "string|length:64", account_id: "string|min:1", limits: limitsSchema },
+				async handler(ctx: P<{ id: string; claim_hash: string; account_id: string; limits: ChatbotLimits }>) {
+					const now = this.now();
+					const { id, claim_hash, account_id, limits } = ctx.params;
+					const n = await this.chatbots.update(
+						{ _id: id, kind: "sandbox", account_id: null, claim_hash, ...notExpired(now) },
+						{ $set: { kind: "account", account_id, claim_hash: null, expires_at: null, limits, updated_at: now } }
+					);
+					if (n !== 1) {
+						throw appError("not_found", "This claim link was already used, or its chatbot no longer exists.", {
+							hint: "A claim link works once. If you claimed it, the chatbot is in your account; otherwise ask for a new chatbot."
+						});
+					}
+					return (await this.chatbots.findOne({ _id: id })) as Chatbot;
+				}
+			},
+
 			/** Chatbots whose lifetime is over (for the janitor). */
 			listExpired: {
 				params: { now: "number|integer", limit: { type: "number", integer: true, default: 100 } },

@@ -56,8 +56,10 @@ function buildAliases(deps: GatewayDeps, routes: readonly RouteDef[]): Record<st
 	const aliases: Record<string, unknown[]> = {};
 	for (const route of routes) {
 		const chain: unknown[] = [];
-		if (route.rateLimit) chain.push(rateLimitMiddleware(deps, route.rateLimit));
-		const validator = makeValidator(route);
+		// mcpPost charges its budgets itself, after reading the body (create_chatbot calls cost extra).
+		if (route.rateLimit && route.handler !== "mcpPost") chain.push(rateLimitMiddleware(deps, route.rateLimit));
+		// A handler that reads its raw body validates it itself; only path parameters are checked here.
+		const validator = makeValidator(wantsRawBody(route) ? { ...route, body: undefined } : route);
 		if (validator) {
 			const validate: Middleware = (req, _res, next) => {
 				try {

@@ -4,10 +4,12 @@
  */
 import type { ServiceSchema } from "moleculer";
 import type { AppConfig } from "../config";
+import createAccountsService from "./accounts.service";
 import createChatbotsService from "./chatbots.service";
 import createDemoSessionService from "./demo-session.service";
 import createGatewayService from "./gateway.service";
 import createJanitorService from "./janitor.service";
+import createMcpService from "./mcp.service";
 import createStorageService from "./storage.service";
 
 /**
@@ -23,7 +25,9 @@ export const SERVICE_FACTORIES: Record<string, ServiceFactory> = {
 	chatbots: createChatbotsService,
 	"demo-session": createDemoSessionService,
 	storage: createStorageService,
-	janitor: createJanitorService
+	janitor: createJanitorService,
+	accounts: createAccountsService,
+	mcp: createMcpService
 };
 
 /** The schemas to load for a configuration (all services unless SERVICES names some). */

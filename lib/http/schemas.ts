@@ -159,6 +159,103 @@ export const SCHEMAS: Record<string, JsonSchema> = {
 		required: ["ok", "demo"],
 		properties: { ok: { const: true }, demo: { $ref: "#/components/schemas/DemoSession" } }
 	},
+	JsonRpcRequest: {
+		type: "object",
+		description: "A JSON-RPC 2.0 request, or a notification when `id` is absent (SPEC §2.9). A top-level array of them is a batch.",
+		required: ["jsonrpc", "method"],
+		properties: {
+			jsonrpc: { const: "2.0" },
+			method: { type: "string", minLength: 1, examples: ["initialize", "tools/list", "tools/call"] },
+			id: { type: ["string", "integer"], description: "Omit for a notification (answered 202 with no body)." },
+			params: { type: "object", description: "For tools/call: `name` (the tool) and `arguments` (an object)." }
+		},
+		examples: [{ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "create_chatbot", arguments: { website_url: "https://example.com", language: "en" } } }]
+	},
+	JsonRpcResponse: {
+		type: "object",
+		description: "A JSON-RPC 2.0 response: exactly one of `result` or `error`. `id` is null only when the request's id could not be read.",
+		required: ["jsonrpc", "id"],
+		properties: {
+			jsonrpc: { const: "2.0" },
+			id: { type: ["string", "integer", "null"] },
+			result: { type: "object" },
+			error: {
+				type: "object",
+				required: ["code", "message"],
+				properties: {
+					code: {
+						type: "integer",
+						description: "-32700 parse error, -32600 invalid request, -32601 method not found, -32602 invalid params or unknown tool, -32603 internal error."
+					},
+					message: { type: "string" },
+					data: { type: "object" }
+				}
+			}
+		},
+		oneOf: [{ required: ["result"] }, { required: ["error"] }]
+	},
+	Account: {
+		type: "object",
+		required: ["id", "email", "plan", "created_at"],
+		properties: {
+			id: { type: "string" },
+			email: { type: "string", format: "email" },
+			plan: { type: "string", enum: ["free", "pro", "business"], description: "New accounts start on `free`." },
+			created_at: { type: "string", format: "date-time" }
+		}
+	},
+	AccountResponse: {
+		type: "object",
+		required: ["ok", "account"],
+		properties: { ok: { const: true }, account: { $ref: "#/components/schemas/Account" } }
+	},
+	ApiKey: {
+		type: "object",
+		required: ["id", "last4", "created_at", "revoked"],
+		properties: {
+			id: { type: "string", description: "Public identifier, for revoking." },
+			name: { type: ["string", "null"] },
+			last4: { type: "string", description: "Last four characters of the key." },
+			created_at: { type: "string", format: "date-time" },
+			last_used_at: { type: ["string", "null"], format: "date-time" },
+			revoked: { type: "boolean" }
+		}
+	},
+	ApiKeyCreated: {
+		type: "object",
+		required: ["ok", "key", "api_key"],
+		properties: {
+			ok: { const: true },
+			key: { type: "string", pattern: "^cbk_live_[0-9A-Za-z]{32}$", description: "The full key. Shown this once: only its SHA-256 hash is stored." },
+			api_key: { $ref: "#/components/schemas/ApiKey" }
+		}
+	},
+	ApiKeyRevoked: {
+		type: "object",
+		required: ["ok", "api_key"],
+		properties: { ok: { const: true }, api_key: { $ref: "#/components/schemas/ApiKey" } }
+	},
+	ClaimResult: {
+		type: "object",
+		required: ["ok", "chatbot"],
+		properties: {
+			ok: { const: true },
+			chatbot: {
+				type: "object",
+				required: ["chatbot_id", "name", "chat_url"],
+				properties: {
+					chatbot_id: { type: "string" },
+					name: { type: "string" },
+					chat_url: { type: "string", format: "uri" }
+				}
+			}
+		}
+	},
+	OkResponse: {
+		type: "object",
+		required: ["ok"],
+		properties: { ok: { const: true } }
+	},
 	UploadTarget: {
 		type: "object",
 		required: ["ok", "upload_url", "s3_key"],

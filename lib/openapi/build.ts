@@ -42,8 +42,25 @@ const HEADERS: Record<string, { description: string; schema: JsonSchema }> = {
 	RateLimit: { description: "Structured form: `limit=<n>, remaining=<n>, reset=<n>`.", schema: { type: "string" } },
 	"RateLimit-Policy": { description: 'Structured form: `"<policy>"; q=<quota>; w=<window seconds>`.', schema: { type: "string" } },
 	"Retry-After": { description: "Seconds to wait before retrying; equals RateLimit-Reset on a 429.", schema: { type: "integer" } },
-	ETag: { description: "Strong entity tag; send it back in If-None-Match for a 304.", schema: { type: "string" } }
+	ETag: { description: "Strong entity tag; send it back in If-None-Match for a 304.", schema: { type: "string" } },
+	"Cache-Control": { description: "How long caches may reuse the response before revalidating it.", schema: { type: "string" } },
+	Vary: { description: "Request headers that select the representation (`Accept` on pages and not-found answers).", schema: { type: "string" } },
+	Allow: { description: "The methods the path supports.", schema: { type: "string" } },
+	Location: { description: "Where the created resource, or the next page, is.", schema: { type: "string" } },
+	"Set-Cookie": { description: "The `cb_session` login cookie: HttpOnly, SameSite=Lax, Path=/, Secure over https.", schema: { type: "string" } },
+	"WWW-Authenticate": { description: 'The refused credential\'s scheme and reason (RFC 6750), e.g. `Bearer realm="mcp", error="invalid_token"`.', schema: { type: "string" } }
 };
+
+/** A header a route names that the table above does not describe still gets a component, so no `$ref` dangles. */
+function headerComponents(routes: readonly RouteDef[]): Record<string, { description: string; schema: JsonSchema }> {
+	const out = { ...HEADERS };
+	for (const route of routes) {
+		for (const def of Object.values(route.responses)) {
+			for (const name of def.headers ?? []) out[name] ??= { description: `The \`${name}\` response header.`, schema: { type: "string" } };
+		}
+	}
+	return out;
+}
 
 const RATE_HEADERS = ["RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset", "RateLimit", "RateLimit-Policy"];
 const headerRef = (name: string) => ({ $ref: `#/components/headers/${name}` });
@@ -102,7 +119,12 @@ function operationFor(route: RouteDef): Record<string, unknown> {
 	return op;
 }
 
-export function buildOpenApi(routes: readonly RouteDef[], schemas: Record<string, JsonSchema>, publicUrl: string): OpenApiDocument {
+export interface OpenApiOptions {
+	/** Published as `info.contact.email` when the deployment has one. */
+	contactEmail?: string;
+}
+
+export function buildOpenApi(routes: readonly RouteDef[], schemas: Record<string, JsonSchema>, publicUrl: string, options: OpenApiOptions = {}): OpenApiDocument {
 	const paths: Record<string, Record<string, unknown>> = {};
 	const usedTags = new Set<string>();
 	for (const route of routes.filter(r => r.documented)) {
@@ -121,14 +143,14 @@ export function buildOpenApi(routes: readonly RouteDef[], schemas: Record<string
 			description:
 				"Every response carries `API-Version` and `Link` headers; every failure answers the `Error` schema as `application/json`. " +
 				`Rate limits: ${Object.values(RATE_POLICIES).map(p => `\`${p.name}\` ${p.limit}/${p.windowSeconds}s (${p.scope})`).join("; ")}.`,
-			contact: { name: "Chatbot Builder developers", url: `${publicUrl}/developers` }
+			contact: { name: "Chatbot Builder developers", url: `${publicUrl}/developers`, ...(options.contactEmail ? { email: options.contactEmail } : {}) }
 		},
 		servers: [{ url: publicUrl }],
 		tags: [...usedTags].map(name => ({ name, description: TAGS[name] ?? name })),
 		paths,
 		components: {
 			schemas,
-			headers: Object.fromEntries(Object.entries(HEADERS).map(([name, h]) => [name, { description: h.description, schema: h.schema }])),
+			headers: Object.fromEntries(Object.entries(headerComponents(routes)).map(([name, h]) => [name, { description: h.description, schema: h.schema }])),
 			responses: {
 				RateLimited: {
 					description: "`rate_limited`: the budget is exhausted; wait Retry-After seconds.",

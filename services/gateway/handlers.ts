@@ -5,6 +5,7 @@ import { createLocalStore } from "../../lib/storage";
 import type { LocalObjectStore } from "../../lib/storage/local-store";
 import type { GatewayHandler } from "./context";
 import { healthHandler } from "./health";
+import { mcpGet, mcpPost } from "./mcp";
 import { createUploadHandler } from "./upload";
 
 export function gatewayHandlers(config: Readonly<AppConfig>): Partial<Record<GatewayHandlerName, GatewayHandler>> {
@@ -13,6 +14,8 @@ export function gatewayHandlers(config: Readonly<AppConfig>): Partial<Record<Gat
 	const store = () => (localStore ??= createLocalStore(config));
 	return {
 		health: healthHandler,
+		mcpPost,
+		mcpGet,
 		uploadPut: createUploadHandler(store)
 	};
 }

@@ -1,9 +1,11 @@
+import { accountRoutes } from "./accounts";
 import { demoRoutes } from "./demo";
 import { healthRoutes } from "./health";
+import { mcpRoutes } from "./mcp";
 import { uploadRoutes } from "./uploads";
 import type { RouteDef } from "./types";
 
 /** Every HTTP operation the gateway serves, in matching order. */
-export const ROUTES: readonly RouteDef[] = [...healthRoutes, ...demoRoutes, ...uploadRoutes];
+export const ROUTES: readonly RouteDef[] = [...healthRoutes, ...demoRoutes, ...uploadRoutes, ...mcpRoutes, ...accountRoutes];
 
 export type { RouteDef } from "./types";

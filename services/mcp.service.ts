@@ -1,0 +1,72 @@
+/**
+ * mcp: the tool server's JSON-RPC side. The gateway (services/gateway/mcp.ts) has already applied
+ * the transport rules (size, media type, Origin, protocol-version header, API key, rate limits) and
+ * hands over the raw body, the negotiated revision and the key's account; this service answers it
+ * with lib/mcp/server.ts, running tools against the chatbots, crawler, trainer and accounts services.
+ */
+import type { Context, ServiceSchema, ServiceSettingSchema } from "moleculer";
+import type { AppConfig } from "../config";
+import { handleMcpBody, McpReply } from "../lib/mcp/server";
+import { ProtocolVersion, SUPPORTED_VERSIONS } from "../lib/mcp/protocol";
+import { API_VERSION } from "../lib/http/versioning";
+import { resolveSigningSecret } from "../lib/storage/signing-secret";
+import { call } from "./call";
+import { callerFrom, createToolRunner, ToolRunnerDeps } from "./mcp/tool-runner";
+
+export const MCP_SERVER_INFO = { name: "chatbot-builder", title: "Chatbot Builder", version: API_VERSION };
+
+interface Vars {
+	secret: string;
+}
+
+type Methods = Record<string, never>;
+
+interface HandleParams {
+	body: string;
+	protocol_version: ProtocolVersion;
+	account?: { account_id: string; plan: string } | null;
+}
+
+export default function createMcpService(config: Readonly<AppConfig>): ServiceSchema<ServiceSettingSchema, Methods, Vars> {
+	return {
+		name: "mcp",
+		created() {
+			this.secret = resolveSigningSecret(config.signingSecret, config.dataDir);
+		},
+		actions: {
+			/**
+			 * Answers one POST /mcp body: `{status: 200, body}` or `{status: 202}` (notifications only).
+			 * Never throws for anything in the body; faults inside a tool become -32603.
+			 */
+			handle: {
+				params: {
+					body: { type: "string" },
+					protocol_version: { type: "enum", values: [...SUPPORTED_VERSIONS] },
+					account: {
+						type: "object",
+						optional: true,
+						nullable: true,
+						props: { account_id: "string|min:1", plan: "string|min:1" }
+					}
+				},
+				async handler(ctx: Context<HandleParams, Record<string, unknown>>): Promise<McpReply> {
+					const caller = callerFrom(ctx.params.account);
+					const deps: ToolRunnerDeps = {
+						publicUrl: config.publicUrl,
+						secret: this.secret,
+						call: <T>(action: string, params: object, opts?: { timeout?: number }) => call<T>(ctx as Context<unknown, Record<string, unknown>>, action, params, opts),
+						logger: this.logger
+					};
+					const runTool = createToolRunner(deps);
+					return handleMcpBody(ctx.params.body, {
+						protocolVersion: ctx.params.protocol_version,
+						authenticated: caller.kind === "account",
+						serverInfo: MCP_SERVER_INFO,
+						callTool: (name, args) => runTool(caller, name, args),
+						onInternalError: (error, where) => this.logger.error("MCP internal error in", where.method, where.tool ?? "", error)
+					});
+				}
+			}
+		}
+	};
+}

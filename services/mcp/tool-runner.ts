@@ -1,0 +1,225 @@
+/**
+ * The tools of the tool server, run for one caller: an anonymous agent (sandboxes only) or an API
+ * key's account (its own chatbots only). The dispatcher (lib/mcp/server.ts) has already validated
+ * the arguments against each tool's inputSchema and applied defaults.
+ *
+ * Business failures (a cap, an unreadable page, a chatbot out of reach) come back as
+ * `toolFailure(...)` so the agent's model reads what to change; only faults of ours throw.
+ *
+ * Retraining decision: a tool that adds knowledge starts training (`trainer.start`) right away,
+ * except while the first site crawl is still running, because the crawl trains once it ends and
+ * that run reads every ready source, the new one included. So `get_chatbot` shows `training` after
+ * an add, and `ready` once the new knowledge is answered from.
+ */
+import { chatbotLimitsFromPlan, SANDBOX_CHATBOT_LIMITS, SANDBOX_TTL_MS } from "../../lib/accounts/chatbot-limits";
+import { claimUrl, hashClaimToken } from "../../lib/accounts/claim-tokens";
+import { isPlanId, PLANS, PlanId } from "../../lib/accounts/plans";
+import { sandboxClaimToken } from "../../lib/accounts/sandbox-claim";
+import type { Chatbot, Source } from "../../lib/chatbots/model";
+import { ERROR_CODES, isErrorCode } from "../../lib/errors";
+import { chatbotResult, chatbotSummary, knowledgeSource } from "../../lib/mcp/chatbot-view";
+import { toolFailure, ToolOutcome, toolSuccess } from "../../lib/mcp/server";
+import type { ChatbotListResult, ChatbotResult } from "../../lib/mcp/tool-results";
+import type { ToolName } from "../../lib/mcp/tools";
+
+/** Who is calling: decides which chatbots a tool may reach and which limits a new one gets. */
+export type McpCaller = { kind: "anonymous" } | { kind: "account"; account_id: string; plan: PlanId };
+
+export interface ToolRunnerDeps {
+	publicUrl: string;
+	/** Signs sandbox claim tokens. */
+	secret: string;
+	call<T>(action: string, params: object, opts?: { timeout?: number }): Promise<T>;
+	logger: { warn(...args: unknown[]): void };
+}
+
+/** Page fetches can take a browser render plus redirects; give them longer than a plain call. */
+const FETCH_PAGE_TIMEOUT_MS = 60_000;
+
+const notFound = () =>
+	toolFailure(
+		"not_found",
+		"No chatbot you can reach has this chatbot_id.",
+		"Check the id returned by create_chatbot. Anonymous calls reach only unclaimed sandboxes; a claimed chatbot needs its account's API key."
+	);
+
+/** Codes whose failures are the caller's business (4xx) and worth showing to the agent as they are. */
+function businessFailure(err: unknown): ToolOutcome | undefined {
+	const e = err as { type?: unknown; message?: unknown; data?: { hint?: unknown } } | null;
+	const type = e?.type;
+	if (type === "expired") return notFound();
+	if (isErrorCode(type) && ERROR_CODES[type].status < 500) {
+		const hint = typeof e?.data?.hint === "string" ? e.data.hint : undefined;
+		return toolFailure(type, typeof e?.message === "string" ? e.message : type, hint ?? toolHint(type));
+	}
+	if (type === "SERVICE_NOT_FOUND" || type === "SERVICE_NOT_AVAILABLE" || type === "unavailable" || type === "REQUEST_TIMEOUT" || type === "timeout") {
+		return toolFailure("unavailable", "A back-end service did not answer.", "Retry in a minute.");
+	}
+	return undefined;
+}
+
+/** Hints written for an agent (the HTTP hints speak of demo sessions). */
+function toolHint(code: string): string | undefined {
+	switch (code) {
+		case "url_cap":
+			return "The chatbot's page budget is used up; add the content as text with add_knowledge_text instead.";
+		case "char_cap":
+			return "Send a shorter text, or fewer pages.";
+		case "empty":
+			return "Try another page, or add the content as text with add_knowledge_text.";
+		case "forbidden":
+			return "Use a public http(s) address.";
+		default:
+			return undefined;
+	}
+}
+
+export function createToolRunner(deps: ToolRunnerDeps) {
+	const claimLink = (chatbot: Chatbot): string | undefined =>
+		chatbot.kind === "sandbox" && chatbot.claim_hash !== null ? claimUrl(deps.publicUrl, sandboxClaimToken(deps.secret, chatbot._id)) : undefined;
+	const view = (chatbot: Chatbot): ChatbotResult => chatbotResult(chatbot, { publicUrl: deps.publicUrl, claimUrl: claimLink(chatbot) });
+
+	/** The chatbot if this caller may touch it, else undefined (never says whether it exists). */
+	async function reachable(caller: McpCaller, id: string): Promise<Chatbot | undefined> {
+		let chatbot: Chatbot;
+		try {
+			({ chatbot } = await deps.call<{ chatbot: Chatbot }>("chatbots.get", { id, with_sources: false }));
+		} catch (err) {
+			if ((err as { type?: unknown }).type === "expired") return undefined;
+			throw err;
+		}
+		if (caller.kind === "anonymous") return chatbot.kind === "sandbox" && chatbot.account_id === null ? chatbot : undefined;
+		return chatbot.account_id === caller.account_id ? chatbot : undefined;
+	}
+
+	async function reload(id: string): Promise<Chatbot> {
+		return (await deps.call<{ chatbot: Chatbot }>("chatbots.get", { id, with_sources: false })).chatbot;
+	}
+
+	/** Starts a training run for new knowledge (see the file comment); a refusal leaves it for later. */
+	async function retrain(chatbot: Chatbot): Promise<void> {
+		if (chatbot.crawl.status === "crawling") return;
+		try {
+			await deps.call("trainer.start", { chatbot_id: chatbot._id });
+		} catch (err) {
+			// The source is stored either way; get_chatbot shows the chatbot was not retrained.
+			deps.logger.warn("Retraining after new knowledge did not start:", chatbot._id, (err as Error).message);
+		}
+	}
+
+	async function addKnowledge(caller: McpCaller, id: string, source: Record<string, unknown>, fetchUrl?: string): Promise<ToolOutcome> {
+		const chatbot = await reachable(caller, id);
+		if (!chatbot) return notFound();
+		if (fetchUrl !== undefined) {
+			// Refuse before the slow fetch when the page budget is already used.
+			await deps.call("chatbots.precheck", { id, kind: "url", chars: 0 });
+			const page = await deps.call<{ finalUrl: string; title: string | null; text: string }>("crawler.fetchPage", { url: fetchUrl }, { timeout: FETCH_PAGE_TIMEOUT_MS });
+			source = { ...source, title: page.title, text: page.text };
+		}
+		const added = await deps.call<Source>("chatbots.addSource", { id, status: "ready", ...source });
+		await retrain(chatbot);
+		return toolSuccess({ source: knowledgeSource(added), chatbot: view(await reload(id)) });
+	}
+
+	async function createChatbot(caller: McpCaller, args: { website_url: string; language: "en" | "es" }): Promise<ToolOutcome> {
+		const url = new URL(args.website_url);
+		let limits = SANDBOX_CHATBOT_LIMITS;
+		if (caller.kind === "account") {
+			const plan = PLANS[caller.plan];
+			// A count, not a reservation: two simultaneous creates may pass the plan by one; the
+			// create_chatbot rate budget bounds how far.
+			const owned = await deps.call<Chatbot[]>("chatbots.listByAccount", { account_id: caller.account_id });
+			if (owned.length >= plan.limits.chatbots) {
+				return toolFailure(
+					"chatbot_cap",
+					`The ${plan.name} plan allows ${plan.limits.chatbots} chatbots and the account has ${owned.length}.`,
+					"Reuse an existing chatbot (list_chatbots) instead of creating another."
+				);
+			}
+			limits = chatbotLimitsFromPlan(plan.limits);
+		}
+		const created = await deps.call<Chatbot>("chatbots.create", {
+			kind: caller.kind === "account" ? "account" : "sandbox",
+			locale: args.language,
+			name: url.hostname,
+			limits,
+			...(caller.kind === "account" ? { account_id: caller.account_id } : { ttl_ms: SANDBOX_TTL_MS })
+		});
+		if (caller.kind === "anonymous") {
+			await deps.call("chatbots.setClaimHash", { id: created._id, claim_hash: hashClaimToken(sandboxClaimToken(deps.secret, created._id)) });
+		}
+		const crawl = { status: "crawling", start_url: url.href, found: 0, crawled: 0, failed: 0 };
+		await deps.call("chatbots.setCrawl", { id: created._id, crawl });
+		try {
+			await deps.call("crawler.startSiteCrawl", { chatbot_id: created._id, url: url.href, max_pages: limits.max_pages, then_train: true });
+		} catch (err) {
+			// Nothing will crawl it: do not leave a chatbot behind that never gets built.
+			await deps.call("chatbots.remove", { id: created._id });
+			throw err;
+		}
+		return toolSuccess(view(await reload(created._id)));
+	}
+
+	async function listChatbots(caller: McpCaller): Promise<ToolOutcome> {
+		if (caller.kind !== "account") return toolFailure("unauthorized", "list_chatbots needs an API key.");
+		const chatbots = await deps.call<Chatbot[]>("chatbots.listByAccount", { account_id: caller.account_id });
+		const plan = PLANS[caller.plan];
+		const result: ChatbotListResult = {
+			count: chatbots.length,
+			chatbots: chatbots.map(chatbot => chatbotSummary(chatbot, deps.publicUrl)),
+			plan: {
+				id: plan.id,
+				name: plan.name,
+				limits: { chatbots: plan.limits.chatbots, pages: plan.limits.pages, messages: plan.limits.messages, chars: plan.limits.chars }
+			}
+		};
+		return toolSuccess(result);
+	}
+
+	async function dispatch(caller: McpCaller, name: ToolName, args: Record<string, unknown>): Promise<ToolOutcome> {
+		const id = String(args.chatbot_id ?? "");
+		switch (name) {
+			case "create_chatbot":
+				return createChatbot(caller, { website_url: String(args.website_url), language: args.language === "es" ? "es" : "en" });
+			case "get_chatbot": {
+				const chatbot = await reachable(caller, id);
+				return chatbot ? toolSuccess(view(chatbot)) : notFound();
+			}
+			case "add_knowledge_url":
+				return addKnowledge(caller, id, { kind: "url", url: String(args.url) }, String(args.url));
+			case "add_knowledge_text": {
+				const text = String(args.text);
+				if (text.trim() === "") return toolFailure("empty", "The text is only whitespace.", "Send the text to learn from.");
+				return addKnowledge(caller, id, { kind: "text", text, title: typeof args.title === "string" ? args.title : null });
+			}
+			case "add_qa": {
+				const question = String(args.question).trim();
+				const answer = String(args.answer).trim();
+				if (question === "" || answer === "") return toolFailure("empty", "The question and the answer must both have text.", "Send both.");
+				// The text is what training indexes and what the character budget counts.
+				return addKnowledge(caller, id, { kind: "qa", question, answer, title: question, text: `${question}\n${answer}` });
+			}
+			case "list_chatbots":
+				return listChatbots(caller);
+		}
+	}
+
+	/** Runs one tool; business failures become results, faults of ours are rethrown (→ -32603). */
+	return async function runTool(caller: McpCaller, name: ToolName, args: Record<string, unknown>): Promise<ToolOutcome> {
+		try {
+			return await dispatch(caller, name, args);
+		} catch (err) {
+			const failure = businessFailure(err);
+			if (failure) return failure;
+			throw err;
+		}
+	};
+}
+
+export type ToolRunner = ReturnType<typeof createToolRunner>;
+
+/** The caller from what the gateway learned of the API key. */
+export function callerFrom(account: { account_id: string; plan: string } | null | undefined): McpCaller {
+	if (!account) return { kind: "anonymous" };
+	return { kind: "account", account_id: account.account_id, plan: isPlanId(account.plan) ? account.plan : "free" };
+}
