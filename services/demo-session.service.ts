@@ -36,6 +36,7 @@ type C<P> = Context<P, Record<string, unknown>>;
 
 export default function createDemoSessionService(config: Readonly<AppConfig>, opts: { now?: () => number } = {}): ServiceSchema<ServiceSettingSchema, Methods, Vars> {
 	const ttlMs = config.demo.ttlHours * 3600_000;
+	const fetchPageTimeoutMs = 2 * config.crawl.timeoutMs + 5_000;
 	return {
 		name: "demo-session",
 		mixins: [createDbMixin(config, "demo_sessions") as ServiceSchema],
@@ -92,7 +93,8 @@ export default function createDemoSessionService(config: Readonly<AppConfig>, op
 					const { chatbot } = await this.resolve(ctx, ctx.params.session_id);
 					// Refuse before the (slow) fetch when the URL slot is already gone.
 					await call(ctx, "chatbots.precheck", { id: chatbot._id, kind: "url", chars: 0 });
-					const page = await call<{ finalUrl: string; title: string | null; text: string }>(ctx, "crawler.fetchPage", { url: ctx.params.url });
+					// The crawler bounds a page at two CRAWL_TIMEOUT_MS (fetch, then render); wait for its own answer.
+					const page = await call<{ finalUrl: string; title: string | null; text: string }>(ctx, "crawler.fetchPage", { url: ctx.params.url }, { timeout: fetchPageTimeoutMs });
 					await call(ctx, "chatbots.addSource", { id: chatbot._id, kind: "url", status: "ready", url: ctx.params.url, title: page.title, text: page.text });
 					return this.view(ctx, ctx.params.session_id);
 				}

@@ -6,7 +6,10 @@ import type { ServiceSchema } from "moleculer";
 import type { AppConfig } from "../config";
 import createAccountsService from "./accounts.service";
 import createChatbotsService from "./chatbots.service";
+import createCrawlerService from "./crawler.service";
 import createDemoSessionService from "./demo-session.service";
+import createDiscoveryService from "./discovery.service";
+import createExtractorService from "./extractor.service";
 import createGatewayService from "./gateway.service";
 import createJanitorService from "./janitor.service";
 import createMcpService from "./mcp.service";
@@ -27,7 +30,10 @@ export const SERVICE_FACTORIES: Record<string, ServiceFactory> = {
 	storage: createStorageService,
 	janitor: createJanitorService,
 	accounts: createAccountsService,
-	mcp: createMcpService
+	mcp: createMcpService,
+	discovery: createDiscoveryService,
+	crawler: createCrawlerService,
+	extractor: createExtractorService
 };
 
 /** The schemas to load for a configuration (all services unless SERVICES names some). */

@@ -1,0 +1,59 @@
+/**
+ * Durable background jobs: a document per job beside its channel message.
+ *
+ * The channel (@moleculer/channels) delivers the work; the document makes it survive what the
+ * channel may lose. A worker claims a job with one conditional update before doing anything, so a
+ * message delivered twice (a redelivery, a re-queue racing the original) runs once. While it works,
+ * the worker holds a lease; a worker that dies leaves the lease to run out, and the janitor's
+ * `requeueStale` sends the job again. Every query here is a Mongo-style document that NeDB and
+ * MongoDB both run.
+ */
+
+export type JobStatus = "queued" | "running";
+
+export interface JobDoc {
+	_id: string;
+	status: JobStatus;
+	/** Claims so far; a job that keeps killing its worker is given up after a few. */
+	attempts: number;
+	/** While running: the time after which another worker may take the job over. */
+	lease_until: number;
+	created_at: number;
+	updated_at: number;
+}
+
+export interface JobUpdate {
+	query: Record<string, unknown>;
+	update: Record<string, unknown>;
+}
+
+/** The fields of a new job, queued now. */
+export function newJobFields(now: number): Omit<JobDoc, "_id"> {
+	return { status: "queued", attempts: 0, lease_until: 0, created_at: now, updated_at: now };
+}
+
+/** Takes a job for one worker: it matches only while the job is queued or its lease has run out. */
+export function claimJob(id: string, now: number, leaseMs: number): JobUpdate {
+	return {
+		query: { _id: id, $or: [{ status: "queued" }, { status: "running", lease_until: { $lte: now } }] },
+		update: { $set: { status: "running", lease_until: now + leaseMs, updated_at: now }, $inc: { attempts: 1 } }
+	};
+}
+
+/** Keeps a running job's lease alive while its worker makes progress. */
+export function renewLease(id: string, now: number, leaseMs: number): JobUpdate {
+	return { query: { _id: id, status: "running" }, update: { $set: { lease_until: now + leaseMs, updated_at: now } } };
+}
+
+/** Puts a job back in the queue (sent again), so a lost message is not waited for twice. */
+export function markRequeued(id: string, now: number): JobUpdate {
+	return { query: { _id: id, status: "queued" }, update: { $set: { updated_at: now } } };
+}
+
+/**
+ * Jobs whose message was probably lost: queued and untouched for `staleMs` (the message never
+ * arrived, or its worker died before claiming it), or running past their lease (the worker died).
+ */
+export function staleJobsQuery(now: number, staleMs: number): Record<string, unknown> {
+	return { $or: [{ status: "queued", updated_at: { $lte: now - staleMs } }, { status: "running", lease_until: { $lte: now } }] };
+}
