@@ -1,4 +1,5 @@
-import { Validator } from "@seriousme/openapi-schema-validator";
+import type { Validator as ValidatorClass } from "@seriousme/openapi-schema-validator";
+import { importEsm } from "../helpers/esm";
 import { buildOpenApi } from "../../lib/openapi/build";
 import { ROUTES } from "../../lib/http/routes";
 import { SCHEMAS } from "../../lib/http/schemas";
@@ -7,8 +8,9 @@ describe("buildOpenApi", () => {
 	const doc = buildOpenApi(ROUTES, SCHEMAS, "https://svc.example");
 
 	it("is a valid OpenAPI 3.1 document", async () => {
+		const { Validator } = await importEsm<{ Validator: typeof ValidatorClass }>("@seriousme/openapi-schema-validator");
 		const validator = new Validator();
-		const result = await validator.validate(doc as unknown as Parameters<Validator["validate"]>[0]);
+		const result = await validator.validate(doc as unknown as Parameters<ValidatorClass["validate"]>[0]);
 		expect(result.errors ?? []).toEqual([]);
 		expect(result.valid).toBe(true);
 		expect(validator.version).toBe("3.1");
