@@ -78,6 +78,8 @@ export interface AppConfig {
 	mcpAllowedOrigins: string[];
 	/** Minutes between janitor sweeps. */
 	janitorIntervalMinutes: number;
+	/** Where developers write to; published in the API index and the OpenAPI document when set. */
+	contactEmail: string | undefined;
 }
 
 type Env = Record<string, string | undefined>;
@@ -128,6 +130,14 @@ function list(env: Env, name: string): string[] {
 		.split(",")
 		.map(s => s.trim())
 		.filter(Boolean);
+}
+
+function email(env: Env, name: string): string | undefined {
+	const raw = read(env, name);
+	if (raw === undefined) return undefined;
+	// The address is published as JSON Schema `format: email`: one @, a dotted domain, no spaces.
+	if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(raw)) throw new ConfigError(name, `must be an email address, got "${raw}"`);
+	return raw;
 }
 
 function endpoint(env: Env, prefix: "EMBEDDINGS" | "LLM"): OpenAiCompatibleEndpoint | undefined {
@@ -231,7 +241,8 @@ export function loadConfig(env: Env = process.env): Readonly<AppConfig> {
 			globalCap: int(env, "DEMO_GLOBAL_CAP", 10000, 1, 10_000_000)
 		},
 		mcpAllowedOrigins: list(env, "MCP_ALLOWED_ORIGINS"),
-		janitorIntervalMinutes: int(env, "JANITOR_INTERVAL_MINUTES", 15, 1, 24 * 60)
+		janitorIntervalMinutes: int(env, "JANITOR_INTERVAL_MINUTES", 15, 1, 24 * 60),
+		contactEmail: email(env, "CONTACT_EMAIL")
 	};
 	return deepFreeze(config);
 }

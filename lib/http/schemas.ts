@@ -2,6 +2,7 @@
  * Named JSON Schemas of the public resources (SPEC §2). The OpenAPI document publishes them under
  * `components.schemas`; the gateway and the tests validate against the same objects.
  */
+import { DISCOVERY_SCHEMAS } from "../discovery/schemas";
 import { ERROR_CODES } from "../errors";
 import type { JsonSchema } from "./routes/types";
 
@@ -270,5 +271,6 @@ export const SCHEMAS: Record<string, JsonSchema> = {
 				description: "Headers the PUT must carry (Content-Type)."
 			}
 		}
-	}
+	},
+	...DISCOVERY_SCHEMAS
 };

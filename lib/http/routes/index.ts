@@ -1,11 +1,13 @@
 import { accountRoutes } from "./accounts";
 import { demoRoutes } from "./demo";
+import { discoveryRoutes } from "./discovery";
 import { healthRoutes } from "./health";
 import { mcpRoutes } from "./mcp";
+import { siteRoutes } from "./site";
 import { uploadRoutes } from "./uploads";
 import type { RouteDef } from "./types";
 
 /** Every HTTP operation the gateway serves, in matching order. */
-export const ROUTES: readonly RouteDef[] = [...healthRoutes, ...demoRoutes, ...uploadRoutes, ...mcpRoutes, ...accountRoutes];
+export const ROUTES: readonly RouteDef[] = [...healthRoutes, ...demoRoutes, ...uploadRoutes, ...mcpRoutes, ...accountRoutes, ...discoveryRoutes, ...siteRoutes];
 
 export type { RouteDef } from "./types";
