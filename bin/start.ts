@@ -18,15 +18,19 @@ async function main(): Promise<void> {
 		}
 		throw err;
 	}
+	const repl = process.argv.includes("--repl");
 	const broker = new ServiceBroker(brokerOptions(config));
-	for (const schema of selectServices(config)) broker.createService(schema);
+	// A REPL that joins a cluster (TRANSPORTER set) is an operator's console: it runs no services
+	// of its own unless SERVICES names some. Without a transporter it runs them all, to be useful.
+	const joinOnly = repl && config.transporter !== undefined && config.services.length === 0;
+	if (!joinOnly) for (const schema of selectServices(config)) broker.createService(schema);
 	const shutdown = () => {
 		broker.stop().finally(() => process.exit(0));
 	};
 	process.once("SIGINT", shutdown);
 	process.once("SIGTERM", shutdown);
 	await broker.start();
-	if (process.argv.includes("--repl")) await broker.repl();
+	if (repl) await broker.repl();
 }
 
 main().catch(err => {
