@@ -1,0 +1,212 @@
+/**
+ * The data layer, one suite run against every document engine: the chatbots service's actions on a
+ * real broker (atomic cap gates under concurrency, character gating of extracted files, the message
+ * cap, expiry and removal) and the durable-job queries the crawler and extractor rely on.
+ *
+ * NeDB (the embedded default) always runs. MongoDB runs when MONGO_TEST_URI points at a server (no
+ * MongoDB can be installed here); each run uses a fresh database that is dropped afterwards.
+ */
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { Service, ServiceBroker } from "moleculer";
+import { loadConfig } from "../../config";
+import type { Chatbot, ChatbotLimits, Source } from "../../lib/chatbots/model";
+import { claimJob, JobDoc, newJobFields, renewLease, staleJobsQuery } from "../../lib/jobs/durable-job";
+import { createDbMixin, DocumentCollection } from "../../mixins/db.mixin";
+import createChatbotsService from "../../services/chatbots.service";
+
+const LIMITS: ChatbotLimits = { max_urls: 3, max_files: 3, max_chars: 50_000, max_messages: 20, max_pages: 3 };
+
+interface Engine {
+	name: string;
+	env(dataDir: string): Record<string, string>;
+	/** Drops what the run stored (MongoDB); NeDB files go with the data directory. */
+	drop?(): Promise<void>;
+}
+
+const ENGINES: Engine[] = [{ name: "NeDB", env: () => ({}) }];
+const mongoTestUri = process.env.MONGO_TEST_URI;
+if (mongoTestUri) {
+	const database = `cbb_data_layer_${process.pid}_${Date.now()}`;
+	ENGINES.push({
+		name: "MongoDB",
+		env: () => {
+			const uri = new URL(mongoTestUri);
+			uri.pathname = `/${database}`;
+			return { MONGO_URI: uri.toString() };
+		},
+		async drop() {
+			const mongoose = (await import("mongoose")).default;
+			await mongoose.connection.db?.dropDatabase();
+		}
+	});
+} else {
+	console.info("Data-layer suite: the MongoDB run was skipped (set MONGO_TEST_URI=mongodb://... to run it).");
+}
+
+type TestJob = JobDoc & { payload: string };
+
+/** Error `type` of a rejected call (the stable code callers branch on). */
+async function refusal(promise: Promise<unknown>): Promise<string | undefined> {
+	return promise.then(
+		() => undefined,
+		(err: { type?: string }) => err.type
+	);
+}
+
+function dataLayerSuite(engine: Engine): void {
+	describe(`data layer on ${engine.name}`, () => {
+		let dataDir: string;
+		let broker: ServiceBroker;
+		let jobs: DocumentCollection<TestJob>;
+		/** The chatbots service's clock; tests move it to expire chatbots. */
+		let clock = Date.now();
+		const call = <T>(action: string, params: object) => broker.call(action, params) as Promise<T>;
+		const newChatbot = (limits: ChatbotLimits = LIMITS, ttl_ms = 3_600_000) => call<Chatbot>("chatbots.create", { kind: "demo", locale: "en", limits, ttl_ms });
+		const addText = (id: string, chars: number) => call<Source>("chatbots.addSource", { id, kind: "text", status: "ready", text: "x".repeat(chars) });
+		const addPendingFile = (id: string, name: string) =>
+			call<Source>("chatbots.addSource", { id, kind: "file", status: "pending", file_name: name, storage_key: `demo/${id}/u-${name}/${name}`, content_type: "text/plain" });
+		const state = (id: string) => call<{ chatbot: Chatbot; sources: Source[] }>("chatbots.get", { id });
+
+		beforeAll(async () => {
+			dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "cbb-data-layer-"));
+			const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: "error", ...engine.env(dataDir) });
+			broker = new ServiceBroker({ logger: false, validator: true });
+			broker.createService(createChatbotsService(config, { now: () => clock }));
+			const jobStore = broker.createService({ name: "job-documents", mixins: [createDbMixin(config, "suite_jobs")] }) as Service & { documents: DocumentCollection<TestJob> };
+			await broker.start();
+			jobs = jobStore.documents;
+		});
+
+		afterAll(async () => {
+			await engine.drop?.();
+			await broker?.stop();
+			fs.rmSync(dataDir, { recursive: true, force: true });
+		});
+
+		it("creates a chatbot with zero counters and reads it back", async () => {
+			const created = await newChatbot();
+			expect(created).toMatchObject({ kind: "demo", status: "queued", limits: LIMITS, counts: { urls: 0, files: 0, chars: 0, messages: 0 } });
+			expect(created.expires_at).toBe(clock + 3_600_000);
+			const { chatbot, sources } = await state(created._id);
+			expect(chatbot).toEqual(created);
+			expect(sources).toEqual([]);
+			expect(await call<Chatbot | null>("chatbots.findBySlug", { slug: created.slug })).toEqual(created);
+		});
+
+		it("12 simultaneous 6,000-character texts: exactly 8 pass the gate, 4 are char_cap, 48,000 used", async () => {
+			const { _id } = await newChatbot();
+			const outcomes = await Promise.all(Array.from({ length: 12 }, () => refusal(addText(_id, 6000))));
+			expect(outcomes.filter(o => o === undefined)).toHaveLength(8);
+			expect(outcomes.filter(o => o === "char_cap")).toHaveLength(4);
+			const { chatbot, sources } = await state(_id);
+			expect(chatbot.counts.chars).toBe(48_000);
+			expect(sources).toHaveLength(8);
+			expect(chatbot.sources_version).toBe(8);
+		});
+
+		it("the URL and file caps refuse the fourth, under concurrency, writing nothing", async () => {
+			const { _id } = await newChatbot();
+			const urls = await Promise.all(
+				["a", "b", "c", "d", "e"].map(p => refusal(call("chatbots.addSource", { id: _id, kind: "url", status: "ready", url: `https://example.com/${p}`, text: `Page ${p}` })))
+			);
+			expect(urls.filter(o => o === undefined)).toHaveLength(3);
+			expect(urls.filter(o => o === "url_cap")).toHaveLength(2);
+			const files = await Promise.all(["1", "2", "3", "4"].map(n => refusal(addPendingFile(_id, `f${n}.txt`))));
+			expect(files.filter(o => o === undefined)).toHaveLength(3);
+			expect(files.filter(o => o === "file_cap")).toHaveLength(1);
+			const { chatbot, sources } = await state(_id);
+			expect(chatbot.counts).toMatchObject({ urls: 3, files: 3 });
+			expect(sources.filter(s => s.kind === "url")).toHaveLength(3);
+			expect(sources.filter(s => s.kind === "file")).toHaveLength(3);
+			expect(await refusal(call("chatbots.precheck", { id: _id, kind: "url", chars: 0 }))).toBe("url_cap");
+		});
+
+		it("completeSource gates extracted characters: over budget fails char_cap; it is idempotent", async () => {
+			const { _id } = await newChatbot({ ...LIMITS, max_files: 10 });
+			await addText(_id, 45_000);
+			const big = await addPendingFile(_id, "big.txt");
+			expect(await call<{ updated: boolean }>("chatbots.markProcessing", { id: _id, source_id: big._id })).toEqual({ updated: true });
+			const failed = await call<Source>("chatbots.completeSource", { id: _id, source_id: big._id, text: "y".repeat(6000) });
+			expect(failed).toMatchObject({ status: "failed", char_count: 0, failure: { code: "char_cap" } });
+			// A finished source is left alone, whatever arrives later.
+			expect(await call<Source>("chatbots.completeSource", { id: _id, source_id: big._id, text: "small" })).toMatchObject({ status: "failed" });
+			expect(await call<{ updated: boolean }>("chatbots.markProcessing", { id: _id, source_id: big._id })).toEqual({ updated: false });
+
+			// Three files completing at once with 5,000 characters left: only one of 3,000 fits.
+			const pending = await Promise.all(["p1.txt", "p2.txt", "p3.txt"].map(n => addPendingFile(_id, n)));
+			const completed = await Promise.all(pending.map(s => call<Source>("chatbots.completeSource", { id: _id, source_id: s._id, text: "z".repeat(3000) })));
+			expect(completed.map(s => s.status).sort()).toEqual(["failed", "failed", "ready"]);
+			expect(completed.filter(s => s.status === "failed").map(s => s.failure?.code)).toEqual(["char_cap", "char_cap"]);
+			const { chatbot, sources } = await state(_id);
+			expect(chatbot.counts.chars).toBe(48_000);
+			expect(sources.filter(s => s.kind === "file" && s.status === "ready").map(s => s.char_count)).toEqual([3000]);
+
+			const blank = await addPendingFile(_id, "blank.txt");
+			expect(await call<Source>("chatbots.completeSource", { id: _id, source_id: blank._id, text: "  \n " })).toMatchObject({ status: "failed", failure: { code: "empty" } });
+			const failedOnPurpose = await call<Source>("chatbots.failSource", { id: _id, source_id: blank._id, code: "unreadable", message: "too late" });
+			expect(failedOnPurpose.failure?.code).toBe("empty"); // first outcome wins
+		});
+
+		it("countMessage stops exactly at the cap, under concurrency", async () => {
+			const { _id } = await newChatbot({ ...LIMITS, max_messages: 5 });
+			const outcomes = await Promise.all(Array.from({ length: 8 }, () => refusal(call("chatbots.countMessage", { id: _id }))));
+			expect(outcomes.filter(o => o === undefined)).toHaveLength(5);
+			expect(outcomes.filter(o => o === "message_cap")).toHaveLength(3);
+			expect((await state(_id)).chatbot.counts.messages).toBe(5);
+		});
+
+		it("lists expired chatbots by the clock, refuses them, and removes them with their sources", async () => {
+			const short = await newChatbot(LIMITS, 1000);
+			const long = await newChatbot(LIMITS, 10_000_000);
+			await addText(short._id, 100);
+			await addPendingFile(short._id, "doc.txt");
+			const expiredIds = async (now: number) => (await call<Array<{ _id: string }>>("chatbots.listExpired", { now, limit: 1000 })).map(c => c._id);
+			expect(await expiredIds(clock + 500)).not.toContain(short._id);
+			const later = clock + 2000;
+			expect(await expiredIds(later)).toContain(short._id);
+			expect(await expiredIds(later)).not.toContain(long._id);
+
+			clock = later;
+			try {
+				expect(await refusal(state(short._id))).toBe("expired");
+				expect(await refusal(addText(short._id, 10))).toBe("expired");
+				expect(await call<string[]>("chatbots.storageKeys", { id: short._id })).toEqual([`demo/${short._id}/u-doc.txt/doc.txt`]);
+				expect(await call("chatbots.remove", { id: short._id })).toEqual({ chatbots: 1, sources: 2 });
+				expect(await expiredIds(later)).not.toContain(short._id);
+				expect(await call("chatbots.remove", { id: short._id })).toEqual({ chatbots: 0, sources: 0 });
+				expect((await state(long._id)).chatbot._id).toBe(long._id);
+			} finally {
+				clock = Date.now();
+			}
+		});
+
+		it("durable jobs: one claim wins among many, leases expire, stale jobs are found", async () => {
+			const now = Date.now();
+			await jobs.insert({ _id: "job-1", payload: "a", ...newJobFields(now) });
+			await jobs.insert({ _id: "job-2", payload: "b", ...newJobFields(now - 10 * 60_000) });
+			const claim = claimJob("job-1", now, 60_000);
+			const won = await Promise.all(Array.from({ length: 10 }, () => jobs.update(claim.query, claim.update)));
+			expect(won.reduce((a, b) => a + b, 0)).toBe(1);
+			expect(await jobs.findOne({ _id: "job-1" })).toMatchObject({ status: "running", attempts: 1, lease_until: now + 60_000 });
+
+			// job-2 was queued ten minutes ago and never claimed; job-1 is running under its lease.
+			const stale = async (at: number) => (await jobs.find(staleJobsQuery(at, 5 * 60_000))).map(j => j._id).sort();
+			expect(await stale(now)).toEqual(["job-2"]);
+			const renew = renewLease("job-1", now + 30_000, 60_000);
+			expect(await jobs.update(renew.query, renew.update)).toBe(1);
+			expect(await stale(now + 60_000)).toEqual(["job-2"]);
+			expect(await stale(now + 90_000)).toEqual(["job-1", "job-2"]);
+			// A worker may take over a job whose lease ran out, and only then.
+			const early = claimJob("job-1", now + 60_000, 60_000);
+			expect(await jobs.update(early.query, early.update)).toBe(0);
+			const takeover = claimJob("job-1", now + 90_000, 60_000);
+			expect(await jobs.update(takeover.query, takeover.update)).toBe(1);
+			expect((await jobs.findOne({ _id: "job-1" }))?.attempts).toBe(2);
+			expect(await jobs.remove({ _id: "job-1" })).toBe(1);
+		});
+	});
+}
+
+for (const engine of ENGINES) dataLayerSuite(engine);
