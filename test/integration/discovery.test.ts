@@ -86,7 +86,7 @@ describe("GET /api", () => {
 	});
 
 	it("leads to every operation's description in the OpenAPI document", async () => {
-		const doc = await getJson<{ paths: Record<string, Record<string, { operationId: string }>> }>(new URL(index.openapi_url).pathname);
+		const doc = await getJson<{ paths: Record<string, Record<string, { operationId: string }>> }>(new URL(index.openapi_url as string).pathname);
 		for (const e of index.endpoints) {
 			expect([e.operation_id, doc.paths[e.path]?.[e.method.toLowerCase()]?.operationId]).toEqual([e.operation_id, e.operation_id]);
 		}
