@@ -22,6 +22,7 @@ import type { GatewayHandlerName, RouteDef } from "../lib/http/routes/types";
 import { API_VERSION, DEPRECATIONS, DeprecationEntry, deprecationHeaders, findDeprecation, linkHeader } from "../lib/http/versioning";
 import type { GatewayDeps, GatewayHandler, GatewayRequest } from "./gateway/context";
 import { sendJson } from "./gateway/context";
+import { PUBLIC_CORS } from "./gateway/cors";
 import { gatewayHandlers } from "./gateway/handlers";
 import { sendNotFound } from "./gateway/not-found";
 import { rateLimitMiddleware } from "./gateway/rate-limit";
@@ -135,9 +136,10 @@ export default function createGatewayService(config: Readonly<AppConfig>, option
 	const aliases = buildAliases(deps, routes);
 	const rawAliases: Record<string, unknown> = {};
 	const parsedAliases: Record<string, unknown> = {};
+	const corsAliases: Record<string, unknown> = {};
 	for (const route of routes) {
 		const key = `${route.method} ${aliasPath(route.path)}`;
-		(wantsRawBody(route) ? rawAliases : parsedAliases)[key] = aliases[key];
+		(route.cors ? corsAliases : wantsRawBody(route) ? rawAliases : parsedAliases)[key] = aliases[key];
 	}
 	const moleculerRoutes = [
 		{ name: "raw", path: "", mappingPolicy: "restrict", autoAliases: false, bodyParsers: false, aliases: rawAliases, onBeforeCall },
@@ -151,6 +153,17 @@ export default function createGatewayService(config: Readonly<AppConfig>, option
 				urlencoded: { extended: false, limit: JSON_BODY_LIMIT }
 			},
 			aliases: parsedAliases,
+			onBeforeCall
+		},
+		// Routes marked `cors` (JSON bodies): CORS headers on every response, preflights answered.
+		{
+			name: "cors",
+			path: "",
+			mappingPolicy: "restrict",
+			autoAliases: false,
+			bodyParsers: { json: { strict: false, limit: JSON_BODY_LIMIT } },
+			cors: PUBLIC_CORS,
+			aliases: corsAliases,
 			onBeforeCall
 		}
 	] as unknown as ApiSettingsSchema["routes"]; // our middlewares take the request type the gateway extends

@@ -5,6 +5,7 @@
 import type { ServiceSchema } from "moleculer";
 import type { AppConfig } from "../config";
 import createAccountsService from "./accounts.service";
+import createChatService from "./chat.service";
 import createChatbotsService from "./chatbots.service";
 import createCrawlerService from "./crawler.service";
 import createDemoSessionService from "./demo-session.service";
@@ -14,6 +15,8 @@ import createGatewayService from "./gateway.service";
 import createJanitorService from "./janitor.service";
 import createMcpService from "./mcp.service";
 import createStorageService from "./storage.service";
+import createTrainerService from "./trainer.service";
+import createVectorsService from "./vectors.service";
 
 /**
  * Each schema is typed with its own methods and instance variables; the registry only needs to
@@ -33,7 +36,10 @@ export const SERVICE_FACTORIES: Record<string, ServiceFactory> = {
 	mcp: createMcpService,
 	discovery: createDiscoveryService,
 	crawler: createCrawlerService,
-	extractor: createExtractorService
+	extractor: createExtractorService,
+	trainer: createTrainerService,
+	vectors: createVectorsService,
+	chat: createChatService
 };
 
 /** The schemas to load for a configuration (all services unless SERVICES names some). */

@@ -3,6 +3,7 @@ import type { AppConfig } from "../../config";
 import type { GatewayHandlerName } from "../../lib/http/routes/types";
 import { createLocalStore } from "../../lib/storage";
 import type { LocalObjectStore } from "../../lib/storage/local-store";
+import { chatMessageHandler, chatPageHandler, createStaticAssetHandler } from "./chat";
 import type { GatewayHandler } from "./context";
 import { healthHandler } from "./health";
 import { mcpGet, mcpPost } from "./mcp";
@@ -16,6 +17,9 @@ export function gatewayHandlers(config: Readonly<AppConfig>): Partial<Record<Gat
 		health: healthHandler,
 		mcpPost,
 		mcpGet,
-		uploadPut: createUploadHandler(store)
+		uploadPut: createUploadHandler(store),
+		chatMessage: chatMessageHandler,
+		chatPage: chatPageHandler,
+		staticAsset: createStaticAssetHandler()
 	};
 }

@@ -1,4 +1,5 @@
 import { accountRoutes } from "./accounts";
+import { chatRoutes } from "./chat";
 import { demoRoutes } from "./demo";
 import { discoveryRoutes } from "./discovery";
 import { healthRoutes } from "./health";
@@ -8,6 +9,6 @@ import { uploadRoutes } from "./uploads";
 import type { RouteDef } from "./types";
 
 /** Every HTTP operation the gateway serves, in matching order. */
-export const ROUTES: readonly RouteDef[] = [...healthRoutes, ...demoRoutes, ...uploadRoutes, ...mcpRoutes, ...accountRoutes, ...discoveryRoutes, ...siteRoutes];
+export const ROUTES: readonly RouteDef[] = [...healthRoutes, ...demoRoutes, ...uploadRoutes, ...mcpRoutes, ...accountRoutes, ...chatRoutes, ...discoveryRoutes, ...siteRoutes];
 
 export type { RouteDef } from "./types";

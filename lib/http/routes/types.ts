@@ -41,6 +41,7 @@ export type GatewayHandlerName =
 	| "mcpGet"
 	| "uploadPut"
 	| "chatMessage"
+	| "chatPage"
 	| "staticAsset";
 
 export interface RouteDef {
@@ -60,6 +61,11 @@ export interface RouteDef {
 	/** Status code → response. */
 	responses: Record<string, ResponseDef>;
 	rateLimit?: RatePolicyName;
+	/**
+	 * Callable from web pages on any origin (the widget runs on other sites): every response carries
+	 * `Access-Control-Allow-Origin: *` (never credentials) and OPTIONS preflights are answered.
+	 */
+	cors?: boolean;
 	/** `bearer-optional`: an API key may be sent (only /mcp). */
 	security?: "bearer-optional";
 	/**
