@@ -38,7 +38,10 @@ function header(req: GatewayRequest, name: string): string | undefined {
 	return Array.isArray(value) ? value.join(", ") : value;
 }
 
-/** Reads the request body up to `limit` bytes; past it the rest is discarded, never buffered. */
+/**
+ * Reads the request body up to `limit` bytes. Past the limit it answers at once and stops keeping
+ * data; the 413 goes out with `Connection: close`, so the rest of an oversized upload is not read.
+ */
 function readBody(req: GatewayRequest, limit: number): Promise<BodyRead> {
 	const declared = Number(req.headers["content-length"] ?? NaN);
 	if (Number.isFinite(declared) && declared > limit) {
@@ -48,19 +51,19 @@ function readBody(req: GatewayRequest, limit: number): Promise<BodyRead> {
 	return new Promise((resolve, reject) => {
 		const chunks: Buffer[] = [];
 		let size = 0;
-		let tooLarge = false;
-		req.on("data", (chunk: Buffer) => {
-			if (tooLarge) return;
+		const onData = (chunk: Buffer) => {
 			size += chunk.length;
-			if (size > limit) {
-				tooLarge = true;
-				chunks.length = 0;
+			if (size <= limit) {
+				chunks.push(chunk);
 				return;
 			}
-			chunks.push(chunk);
-		});
+			req.off("data", onData);
+			req.resume();
+			resolve({ ok: false, reason: "too_large" });
+		};
+		req.on("data", onData);
 		req.on("end", () => {
-			if (tooLarge) return resolve({ ok: false, reason: "too_large" });
+			if (size > limit) return;
 			try {
 				// Invalid UTF-8 → 415 below, rather than JSON.parse seeing replacement characters.
 				resolve({ ok: true, text: new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(Buffer.concat(chunks)) });

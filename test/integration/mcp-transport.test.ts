@@ -236,6 +236,24 @@ describe("POST /mcp: transport refusals carry the Error body", () => {
 		const reply = await mcpPost(app.baseUrl, huge);
 		expect(reply.status).toBe(413);
 		expect(errorBody(reply)).toMatchObject({ code: "payload_too_large" });
+
+		// Without a Content-Length (chunked), the limit holds while reading.
+		const chunk = Buffer.alloc(100_000, "x");
+		let sent = 0;
+		const stream = new ReadableStream<Uint8Array>({
+			pull(controller) {
+				if (sent >= 1_200_000) return controller.close();
+				sent += chunk.length;
+				controller.enqueue(chunk);
+			}
+		});
+		const chunked = await rawRequest(`${app.baseUrl}/mcp`, {
+			method: "POST",
+			headers: { "Content-Type": "application/json", "X-Forwarded-For": nextIp() },
+			body: stream,
+			duplex: "half"
+		} as RequestInit);
+		expect(chunked.status).toBe(413);
 	});
 
 	it("unknown paths under /mcp are JSON 404s", async () => {
