@@ -272,5 +272,44 @@ export const SCHEMAS: Record<string, JsonSchema> = {
 			}
 		}
 	},
+	ChatbotInfo: {
+		type: "object",
+		required: ["ok", "slug", "name", "locale", "status", "can_answer", "greeting"],
+		properties: {
+			ok: { const: true },
+			slug: { type: "string" },
+			name: { type: "string" },
+			locale: { type: "string", enum: ["en", "es"], description: "Language of the answers and of the chat's own messages." },
+			status: { type: "string", enum: [...SESSION_STATUSES], description: "Training status: `queued`, `training` or `ready`." },
+			can_answer: { type: "boolean", description: "True once a training run has completed; during a retraining the previous index keeps answering." },
+			greeting: { type: "string", description: "First message of a chat, in the chatbot's language." },
+			messages_used: { type: "integer", description: "Messages answered so far." },
+			max_messages: { type: "integer", description: "Messages the chatbot will answer in all." }
+		}
+	},
+	Citation: {
+		type: "object",
+		required: ["source_id", "title"],
+		description: "A source the answer came from; only retrieved sources are ever cited.",
+		properties: {
+			source_id: { type: "string" },
+			title: { type: "string", description: "Page title, file name, or a label for pasted text." },
+			url: { type: "string", format: "uri", description: "For a web page." },
+			file_name: { type: "string", description: "For a file." }
+		}
+	},
+	ChatReply: {
+		type: "object",
+		required: ["ok", "answer", "citations", "answered", "conversation_id", "messages_used", "max_messages"],
+		properties: {
+			ok: { const: true },
+			answer: { type: "string", description: "Plain text (never HTML)." },
+			citations: { type: "array", items: { $ref: "#/components/schemas/Citation" } },
+			answered: { type: "boolean", description: "False when nothing relevant was found and the chatbot said so instead of guessing." },
+			conversation_id: { type: "string", description: "Send it back with the next message to continue the conversation." },
+			messages_used: { type: "integer" },
+			max_messages: { type: "integer" }
+		}
+	},
 	...DISCOVERY_SCHEMAS
 };
