@@ -17,14 +17,12 @@
 import type { ServerResponse } from "node:http";
 import { readBearerApiKey } from "../../lib/accounts/api-keys";
 import { appError } from "../../lib/errors";
+import { MCP_MAX_BODY_BYTES } from "../../lib/http/routes/mcp";
 import { checkProtocolHeader, ProtocolVersion } from "../../lib/mcp/protocol";
 import { countToolCalls, McpReply } from "../../lib/mcp/server";
 import type { GatewayDeps, GatewayHandler, GatewayRequest } from "./context";
 import { sendJson } from "./context";
 import { enforceRateLimits } from "./rate-limit";
-
-/** JSON-RPC bodies are small; the largest legitimate one is a 50,000-character text escaped as \uXXXX. */
-export const MCP_MAX_BODY_BYTES = 1_000_000;
 
 /** Long enough for a tool that fetches a page in a browser (crawler timeouts are 15 s per page). */
 const MCP_CALL_TIMEOUT_MS = 90_000;

@@ -1,6 +1,13 @@
 /** The tool server's endpoint (SPEC §4.2): POST for JSON-RPC, GET (and DELETE) answered 405. */
+import { RATE_POLICIES } from "../rate-policies";
 import type { ParamDef, ResponseDef, RouteDef } from "./types";
 import { ref } from "./types";
+
+/** Largest POST /mcp body: JSON-RPC messages are small; the largest legitimate one is a 50,000-character text escaped as \uXXXX. */
+export const MCP_MAX_BODY_BYTES = 1_000_000;
+
+const createBudget = RATE_POLICIES["mcp-create-chatbot"];
+const bytes = MCP_MAX_BODY_BYTES.toLocaleString("en-US");
 
 const protocolVersion: ParamDef = {
 	name: "MCP-Protocol-Version",
@@ -30,8 +37,8 @@ export const mcpRoutes: RouteDef[] = [
 			"JSON-RPC 2.0 over the Streamable HTTP transport, stateless: `initialize`, `notifications/initialized`, `ping`, `tools/list`, `tools/call`. " +
 			"A request with an `id` gets one JSON body (never an event stream); a batch gets an array; notifications only get 202 with no body. " +
 			"Without `Authorization` the caller is anonymous and works in a sandbox; `Authorization: Bearer <API_KEY>` selects the account's chatbots and adds `list_chatbots`. " +
-			"When `Origin` is sent it must be the service's own origin or an allowed one. Bodies over 1,000,000 bytes are refused. " +
-			"Besides the `mcp` budget, each `tools/call` of `create_chatbot` also counts against `mcp-create-chatbot` (5 per 10 minutes per IP).",
+			`When \`Origin\` is sent it must be the service's own origin or an allowed one. Bodies over ${bytes} bytes are refused. ` +
+			`Besides the \`mcp\` budget, each \`tools/call\` of \`create_chatbot\` also counts against \`mcp-create-chatbot\` (${createBudget.limit} per ${createBudget.windowSeconds / 60} minutes per IP).`,
 		tags: ["MCP"],
 		handler: "mcpPost",
 		params: [protocolVersion, sessionId],
@@ -50,7 +57,7 @@ export const mcpRoutes: RouteDef[] = [
 			"400": error("`validation_failed`: the MCP-Protocol-Version header names an unsupported revision."),
 			"401": error("`unauthorized`: the API key is malformed, unknown or revoked. Sent before any JSON-RPC handling.", ["WWW-Authenticate"]),
 			"403": error("`forbidden`: the Origin header names an origin that may not call the tool server."),
-			"413": error("`payload_too_large`: the body is over 1,000,000 bytes."),
+			"413": error(`\`payload_too_large\`: the body is over ${bytes} bytes.`),
 			"415": error("`unsupported_media_type`: the body is not UTF-8 `application/json`."),
 			"429": error("`rate_limited`: the `mcp` or `mcp-create-chatbot` budget is exhausted; see Retry-After.")
 		},
