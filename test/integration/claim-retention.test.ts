@@ -1,8 +1,8 @@
 /**
  * Sandbox retention with an injected clock: the janitor deletes an unclaimed sandbox (its chatbot,
  * its stored files and its vectors) 8 days after creation, and leaves a claimed one alone. Real
- * services throughout: the crawler reads a loopback site, files go through the gateway's signed
- * upload URL into the embedded store, and the vector index is the real one.
+ * services throughout: the crawler reads a loopback site, the trainer indexes it into the real
+ * vector index, and files go through the gateway's signed upload URL into the embedded store.
  */
 import type { Chatbot } from "../../lib/chatbots/model";
 import { createObjectStore } from "../../lib/storage";
@@ -34,16 +34,13 @@ afterAll(async () => {
 	await site?.stop();
 });
 
-const has = (action: string) => !(app.broker.findNextActionEndpoint(action) instanceof Error);
-
-/** Creates a sandbox over MCP and waits until its crawl (and training, when a trainer runs) is over. */
+/** Creates a sandbox over MCP and waits until it is crawled and trained. */
 async function builtSandbox(): Promise<{ id: string; claimUrl: string }> {
 	const created = await callTool(app.baseUrl, "create_chatbot", { website_url: `${site.origin}/` }, { ip: nextIp() });
 	const id = created.data?.chatbot_id as string;
 	await eventually(async () => {
 		const got = await callTool(app.baseUrl, "get_chatbot", { chatbot_id: id });
-		const done = (got.data?.pages as { crawled: number }).crawled === 1 && (!has("trainer.start") || got.data?.ready === true);
-		return done ? true : undefined;
+		return (got.data?.pages as { crawled: number }).crawled === 1 && got.data?.ready === true ? true : undefined;
 	}, 60_000, "crawl and training");
 	return { id, claimUrl: created.data?.claim_url as string };
 }
@@ -78,11 +75,8 @@ it("deletes an unclaimed sandbox after 8 days with its files and vectors; a clai
 	const unclaimedFile = await storeFile(unclaimed.id);
 	const claimedFile = await storeFile(claimed.id);
 	const search = async (id: string) => app.broker.call<unknown[], object>("vectors.search", { chatbot_id: id, query: "lighthouse keepers tickets", limit: 5 });
-	const vectors = has("vectors.search") && has("trainer.start");
-	if (vectors) {
-		expect((await search(unclaimed.id)).length).toBeGreaterThan(0);
-		expect((await search(claimed.id)).length).toBeGreaterThan(0);
-	}
+	expect((await search(unclaimed.id)).length).toBeGreaterThan(0);
+	expect((await search(claimed.id)).length).toBeGreaterThan(0);
 
 	// Seven days on, nothing is due.
 	const early = await app.broker.call<{ chatbotsRemoved: number }, object>("janitor.sweep", { now: Date.now() + 7 * DAY_MS });
@@ -96,7 +90,7 @@ it("deletes an unclaimed sandbox after 8 days with its files and vectors; a clai
 	expect(sweep.filesRemoved).toBe(1);
 	expect(await exists(unclaimed.id)).toBe(false);
 	expect(await store.head(unclaimedFile)).toBeNull();
-	if (vectors) expect(await search(unclaimed.id)).toEqual([]);
+	expect(await search(unclaimed.id)).toEqual([]);
 	expect((await callTool(app.baseUrl, "get_chatbot", { chatbot_id: unclaimed.id })).text).toMatch(/^Error \(not_found\)/);
 	expect((await rawRequest(unclaimed.claimUrl, { headers: { Accept: "text/html" } })).status).toBe(404);
 
@@ -105,5 +99,5 @@ it("deletes an unclaimed sandbox after 8 days with its files and vectors; a clai
 	const kept = (await app.broker.call<{ chatbot: Chatbot }, object>("chatbots.get", { id: claimed.id })).chatbot;
 	expect(kept.expires_at).toBeNull();
 	expect(await store.head(claimedFile)).not.toBeNull();
-	if (vectors) expect((await search(claimed.id)).length).toBeGreaterThan(0);
+	expect((await search(claimed.id)).length).toBeGreaterThan(0);
 });
