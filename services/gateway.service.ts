@@ -193,6 +193,9 @@ export default function createGatewayService(config: Readonly<AppConfig>, option
 			async httpHandler(this: GatewayThis, req: IncomingMessage, res: ServerResponse, next?: () => void) {
 				const greq = req as GatewayRequest;
 				greq.$path = (req.url ?? "/").split("?")[0];
+				// HEAD is answered as GET: Node's response already knows the request was HEAD and
+				// drops the body while keeping the headers (ETag, Content-Length).
+				if (req.method === "HEAD") req.method = "GET";
 				greq.$clientIp = clientIp(req.socket.remoteAddress, req.headers["x-forwarded-for"], config.trustProxy);
 				res.setHeader("API-Version", API_VERSION);
 				const deprecation = findDeprecation(greq.$path, deprecations);

@@ -20,19 +20,24 @@ export interface SweepReport {
 	chatbotsRemoved: number;
 	filesRemoved: number;
 	sessionsRemoved: number;
-	requeued: { extractions: number; trainings: number };
+	requeued: { extractions: number; crawls: number; trainings: number };
 	errors: string[];
 }
 
 /** Which services hold what the janitor cleans; absent ones are skipped, not errors. */
-const OPTIONAL = { vectors: "vectors.deleteChatbot", extractor: "extractor.requeueStale", trainer: "trainer.requeueStale" } as const;
+const OPTIONAL = {
+	vectors: "vectors.deleteChatbot",
+	extractor: "extractor.requeueStale",
+	crawler: "crawler.requeueStale",
+	trainer: "trainer.requeueStale"
+} as const;
 
 export default function createJanitorService(config: Readonly<AppConfig>): ServiceSchema<ServiceSettingSchema, Methods, Vars> {
 	return {
 		name: "janitor",
 		methods: {
 			async sweepOnce(ctx, now) {
-				const report: SweepReport = { chatbotsRemoved: 0, filesRemoved: 0, sessionsRemoved: 0, requeued: { extractions: 0, trainings: 0 }, errors: [] };
+				const report: SweepReport = { chatbotsRemoved: 0, filesRemoved: 0, sessionsRemoved: 0, requeued: { extractions: 0, crawls: 0, trainings: 0 }, errors: [] };
 				const invoke = <T>(action: string, params: object): Promise<T> =>
 					ctx ? call<T>(ctx, action, params) : (this.broker.call(action, params) as Promise<T>);
 				const has = (action: string) => !(this.broker.findNextActionEndpoint(action) instanceof Error);
@@ -55,6 +60,7 @@ export default function createJanitorService(config: Readonly<AppConfig>): Servi
 				}
 				if (has("demo-session.purgeExpired")) report.sessionsRemoved = (await invoke<{ removed: number }>("demo-session.purgeExpired", { now })).removed;
 				if (has(OPTIONAL.extractor)) report.requeued.extractions = (await invoke<{ requeued: number }>(OPTIONAL.extractor, { now })).requeued;
+				if (has(OPTIONAL.crawler)) report.requeued.crawls = (await invoke<{ requeued: number }>(OPTIONAL.crawler, { now })).requeued;
 				if (has(OPTIONAL.trainer)) report.requeued.trainings = (await invoke<{ requeued: number }>(OPTIONAL.trainer, { now })).requeued;
 				if (report.chatbotsRemoved || report.errors.length) this.logger.info("Janitor sweep:", report);
 				return report;
