@@ -20,7 +20,11 @@ beforeAll(async () => {
 	site = await startSite({
 		"/": page("Harbor Bikes", "Harbor Bikes rents city bikes by the hour on the waterfront. Helmets are included with every rental.", ["/prices", "/hours"]),
 		"/prices": page("Prices", "A city bike costs 12 euros for the first hour and 6 euros for each hour after that."),
-		"/hours": page("Opening hours", "The shop is open every day from 8 in the morning until 8 in the evening.")
+		"/hours": page("Opening hours", "The shop is open every day from 8 in the morning until 8 in the evening."),
+		"/tours": page("Guided tours", "Guided bike tours of the old harbour leave at 10 every Saturday."),
+		"/rain": page("Rain policy", "On rainy days every rental comes with a free poncho."),
+		"/repairs": page("Repairs", "Flat tyres are fixed for free while you wait."),
+		"/blank": html("<!doctype html><html><head><title></title></head><body></body></html>")
 	});
 	app = await startApp({
 		env: { TRUST_PROXY: "1", SERVICES: "gateway,chatbots,accounts,mcp,storage,crawler", CRAWL_ALLOW_PRIVATE: "true", CRAWL_USE_BROWSER: "false" }
@@ -125,6 +129,33 @@ describe("anonymous sandbox → human claims it → the agent lists it with the 
 		expect(claimed.body).toEqual({ ok: true, chatbot: { chatbot_id: created.chatbot_id, name: created.name, chat_url: created.chat_url } });
 		const noSession = await rawRequest(created.claim_url as string, { method: "POST", headers: { "Content-Type": "application/json" }, body: "{}" });
 		expect(noSession.status).toBe(401);
+	});
+});
+
+describe("add_knowledge_url", () => {
+	it("fetches a page into the sandbox; an empty page and a sixth page are refused with nothing added", async () => {
+		const created = await createSandbox();
+		const id = created.chatbot_id as string;
+		await eventually(async () => {
+			const got = await callTool(app.baseUrl, "get_chatbot", { chatbot_id: id });
+			return (got.data?.pages as { crawled: number }).crawled === 3 ? true : undefined;
+		}, 30_000, "the site crawl");
+
+		const added = await callTool(app.baseUrl, "add_knowledge_url", { chatbot_id: id, url: `${site.origin}/tours` });
+		expect(added.isError).toBe(false);
+		expect(added.data?.source).toMatchObject({ type: "url", status: "ready", url: `${site.origin}/tours`, title: "Guided tours" });
+		expect((added.data?.source as { chars: number }).chars).toBeGreaterThan(40);
+
+		const blank = await callTool(app.baseUrl, "add_knowledge_url", { chatbot_id: id, url: `${site.origin}/blank` });
+		expect(blank.text).toMatch(/^Error \(empty\)/);
+		expect((await callTool(app.baseUrl, "add_knowledge_url", { chatbot_id: id, url: `${site.origin}/rain` })).isError).toBe(false);
+
+		// Pages crawled and pages added share the sandbox's budget of 5.
+		const sixth = await callTool(app.baseUrl, "add_knowledge_url", { chatbot_id: id, url: `${site.origin}/repairs` });
+		expect(sixth.text).toMatch(/^Error \(url_cap\)/);
+		const { chatbot, sources } = await app.broker.call<{ chatbot: Chatbot; sources: Array<{ url: string | null }> }, object>("chatbots.get", { id });
+		expect(chatbot.counts.urls).toBe(5);
+		expect(sources.map(source => source.url)).not.toContain(`${site.origin}/repairs`);
 	});
 });
 
