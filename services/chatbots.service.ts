@@ -309,21 +309,26 @@ export default function createChatbotsService(config: Readonly<AppConfig>, opts:
 				}
 			},
 
-			/** Counts one answered message against the cap, atomically; throws when the cap is reached. */
+			/**
+			 * Counts one answered message against the cap, atomically; throws when the cap is reached.
+			 * The update also matches the count it read (compare-and-set, retried when another message
+			 * was counted in between), so each caller learns its own, distinct `messages_used`.
+			 */
 			countMessage: {
 				params: { id: "string" },
 				async handler(ctx: P<{ id: string }>) {
-					const now = this.now();
-					const chatbot = await this.requireLive(ctx.params.id);
-					const gate = messageGate(chatbot, now, now);
-					if ((await this.chatbots.update(gate.query, gate.update)) !== 1) {
-						const fresh = await this.requireLive(ctx.params.id);
-						if (fresh.counts.messages >= fresh.limits.max_messages) {
-							throw appError("message_cap", `This chatbot has answered all ${fresh.limits.max_messages} messages it may answer.`);
+					for (let attempt = 0; attempt < 50; attempt++) {
+						const now = this.now();
+						const chatbot = await this.requireLive(ctx.params.id);
+						if (chatbot.counts.messages >= chatbot.limits.max_messages) {
+							throw appError("message_cap", `This chatbot has answered all ${chatbot.limits.max_messages} messages it may answer.`);
 						}
-						throw appError("conflict", "The chatbot changed while counting the message; retry.");
+						const gate = messageGate(chatbot, now, now);
+						if ((await this.chatbots.update({ ...gate.query, "counts.messages": chatbot.counts.messages }, gate.update)) === 1) {
+							return { messages_used: chatbot.counts.messages + 1, max_messages: chatbot.limits.max_messages };
+						}
 					}
-					return { messages_used: chatbot.counts.messages + 1, max_messages: chatbot.limits.max_messages };
+					throw appError("conflict", "The chatbot changed while counting the message; retry.");
 				}
 			},
 

@@ -20,13 +20,24 @@ export interface TrainableSource {
 }
 
 const TEXT_LABEL: Record<Locale, string> = { en: "Text", es: "Texto" };
+/** A pasted text is cited by its first line when that line is short enough to read as a title. */
+const FIRST_LINE_TITLE_MAX = 80;
+
+/** The first non-empty line of a text, without Markdown heading marks, if it is title-sized. */
+function firstLineTitle(text: string | null): string | undefined {
+	const line = (text ?? "")
+		.split(/\r?\n/)
+		.map(l => l.replace(/^#{1,6}\s+/, "").trim())
+		.find(Boolean);
+	return line && line.length <= FIRST_LINE_TITLE_MAX ? line : undefined;
+}
 
 function titleOf(source: TrainableSource, locale: Locale): string {
 	const title = source.title?.trim();
 	if (title) return title;
 	if (source.kind === "url" && source.url) return source.url;
 	if (source.kind === "file" && source.file_name) return source.file_name;
-	return TEXT_LABEL[locale];
+	return firstLineTitle(source.text) ?? TEXT_LABEL[locale];
 }
 
 /** One chunker input per source; sources without text (or a Q&A pair without both halves) are skipped. */
