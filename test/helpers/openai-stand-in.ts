@@ -37,6 +37,8 @@ export interface StandInModel {
 	beforeToken: ((index: number, token: string) => Promise<void>) | undefined;
 	/** While true, chat completions answer 503. */
 	failChat: boolean;
+	/** When set, a streamed completion is cut off (connection destroyed) after this many tokens. */
+	cutStreamAfter: number | undefined;
 	stop(): Promise<void>;
 }
 
@@ -50,6 +52,13 @@ function hashWord(word: string): number {
 
 function words(text: string): string[] {
 	return (text.toLowerCase().match(/[\p{L}\p{N}]{3,}/gu) ?? []).map(w => w.slice(0, 6));
+}
+
+/** Words that say nothing about a topic, ignored when the "model" matches a question to a sentence. */
+const FILLER = new Set(["the", "and", "for", "from", "with", "which", "what", "how", "does", "that", "this", "are", "when", "where", "who", "won", "las", "los", "del", "que", "una", "por", "con"]);
+
+function topicWords(text: string): Set<string> {
+	return new Set(words(text).filter(w => !FILLER.has(w)));
 }
 
 export function standInEmbedding(text: string): number[] {
@@ -70,12 +79,12 @@ export function groundedReply(messages: PromptMessage[]): string {
 	const user = messages.find(m => m.role === "user")?.content ?? "";
 	const notFound = /(?:exactly|exactamente): (.+)$/m.exec(system)?.[1] ?? "I don't know.";
 	const question = /(?:Question|Pregunta): (.+)$/m.exec(user)?.[1] ?? "";
-	const asked = new Set(words(question));
+	const asked = topicWords(question);
 	let best: { n: number; sentence: string; shared: number } | undefined;
 	for (const match of user.matchAll(/^\[(\d+)\] [^\n]*\n((?:(?!\n\n)[\s\S])+)/gm)) {
 		for (const sentence of match[2].split(/(?<=[.!?])\s+/)) {
-			const shared = words(sentence).filter(w => asked.has(w)).length;
-			if (shared > 1 && (!best || shared > best.shared)) best = { n: Number(match[1]), sentence: sentence.trim(), shared };
+			const shared = [...topicWords(sentence)].filter(w => asked.has(w)).length;
+			if (shared > 0 && (!best || shared > best.shared)) best = { n: Number(match[1]), sentence: sentence.trim(), shared };
 		}
 	}
 	return best ? `${best.sentence} [${best.n}]` : notFound;
@@ -95,6 +104,7 @@ export async function startStandInModel(apiKey = "sk-stand-in-0123456789"): Prom
 	model.apiKey = apiKey;
 	model.failChat = false;
 	model.beforeToken = undefined;
+	model.cutStreamAfter = undefined;
 	model.holdEmbeddings = match => {
 		let arrived!: () => void;
 		const arrivedPromise = new Promise<void>(resolve => (arrived = resolve));
@@ -152,7 +162,13 @@ export async function startStandInModel(apiKey = "sk-stand-in-0123456789"): Prom
 				for (let i = 0; i < tokens.length; i++) {
 					await model.beforeToken?.(i, tokens[i]);
 					if (res.destroyed) return;
-					res.write(`data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: tokens[i] } }] })}\n\n`);
+					const event = `data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: tokens[i] } }] })}\n\n`;
+					if (model.cutStreamAfter !== undefined && i + 1 >= model.cutStreamAfter) {
+						// Break the connection once this token has been handed to the network.
+						res.write(event, () => res.destroy());
+						return;
+					}
+					res.write(event);
 				}
 				res.write(`data: ${JSON.stringify({ choices: [{ index: 0, delta: {}, finish_reason: "stop" }] })}\n\n`);
 				res.end("data: [DONE]\n\n");
