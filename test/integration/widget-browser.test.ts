@@ -1,0 +1,209 @@
+/**
+ * The chat link and the embed snippet in a real headless Chromium, against the real app: open the
+ * chat page on a phone-sized screen, type a question, read the streamed answer and its source link;
+ * load a page of another site (another loopback origin) carrying the one-line snippet, open the
+ * bubble, ask, read the answer; answers that contain markup are shown as text; the Spanish chatbot
+ * speaks Spanish; the widget's usage beacons are counted.
+ */
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import puppeteer, { Browser, Page } from "puppeteer-core";
+import { startApp, TestApp } from "../helpers/app";
+import { DemoClient } from "../helpers/chat-client";
+import { html, LoopbackSite, startSite } from "../helpers/loopback-site";
+import { eventually } from "../helpers/processes";
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const PHONE = { width: 375, height: 740, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
+
+let app: TestApp;
+let docs: LoopbackSite;
+let shop: LoopbackSite;
+let browser: Browser;
+let profile: string;
+let english: DemoClient;
+let spanish: DemoClient;
+
+beforeAll(async () => {
+	docs = await startSite({
+		"/warranty": html("<!doctype html><html><head><title>Warranty terms</title></head><body><main><h1>Warranty</h1><p>The warranty lasts 37 months from the day of delivery.</p></main></body></html>")
+	});
+	app = await startApp({ env: { CRAWL_ALLOW_PRIVATE: "true", CRAWL_USE_BROWSER: "false" } });
+
+	english = await DemoClient.create(app.baseUrl);
+	await english.addUrl(`${docs.origin}/warranty`);
+	// Source text that looks like markup: it must reach the page as text, never as elements.
+	await english.addText('Support codes\n\nThe support code is <img src=x onerror="window.injectedByAnswer=1"><script>window.injectedByAnswer=2</script> 4711.');
+	await english.train();
+	await english.untilReady();
+
+	spanish = await DemoClient.create(app.baseUrl, "es");
+	await spanish.addText("Envíos\n\nLos envíos a Canarias tardan cuatro días laborables.");
+	await spanish.train();
+	await spanish.untilReady();
+
+	// Another website (another origin) that embeds the widget with the snippet the API hands out.
+	shop = await startSite(
+		{
+			"/": html(`<!doctype html><html><head><meta name="viewport" content="width=device-width, initial-scale=1"><title>Shop</title></head><body><h1>Kettle shop</h1><p>Welcome.</p>${english.demo.embed_snippet}</body></html>`)
+		},
+		"127.0.0.2"
+	);
+
+	profile = fs.mkdtempSync(path.join(os.tmpdir(), "cbb-chromium-"));
+	browser = await puppeteer.launch({
+		executablePath: CHROMIUM,
+		headless: true,
+		userDataDir: profile,
+		args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+	});
+}, 90_000);
+
+afterAll(async () => {
+	await browser?.close();
+	await app?.stop();
+	await docs?.stop();
+	await shop?.stop();
+	if (profile) fs.rmSync(profile, { recursive: true, force: true });
+});
+
+/** Script errors of any page, checked after each test. */
+const pageErrors: string[] = [];
+afterEach(() => {
+	expect(pageErrors.splice(0)).toEqual([]);
+});
+
+async function newPage(): Promise<Page> {
+	const page = await browser.newPage();
+	await page.setViewport(PHONE);
+	page.on("pageerror", err => pageErrors.push((err as Error).message));
+	return page;
+}
+
+/** Types a question into the widget and waits for the finished answer; returns its text and source links. */
+async function askInPage(page: Page, question: string): Promise<{ text: string; links: Array<{ text: string; href: string; target: string; rel: string }> }> {
+	const before = await page.$$eval("pierce/.msg.bot", nodes => nodes.length);
+	await page.type("pierce/.input", question);
+	await page.keyboard.press("Enter");
+	await page.waitForFunction(
+		(count: number) => {
+			const host = [...document.querySelectorAll("*")].find(el => el.shadowRoot)?.shadowRoot;
+			const bots = host ? [...host.querySelectorAll(".msg.bot")] : [];
+			return bots.length > count && !bots[bots.length - 1].classList.contains("pending");
+		},
+		{ timeout: 20_000 },
+		before
+	);
+	return page.evaluate(() => {
+		const host = [...document.querySelectorAll("*")].find(el => el.shadowRoot)?.shadowRoot as ShadowRoot;
+		const bots = [...host.querySelectorAll(".msg.bot")];
+		const last = bots[bots.length - 1];
+		return {
+			text: last.querySelector(".text")?.textContent ?? "",
+			links: [...last.querySelectorAll(".cites a")].map(a => ({
+				text: a.textContent ?? "",
+				href: (a as HTMLAnchorElement).href,
+				target: (a as HTMLAnchorElement).target,
+				rel: (a as HTMLAnchorElement).rel
+			}))
+		};
+	});
+}
+
+it("the chat link answers a typed question with the fact and a link to its source, on a phone-sized screen", async () => {
+	const page = await newPage();
+	const response = await page.goto(english.demo.chat_url, { waitUntil: "load" });
+	expect(response?.status()).toBe(200);
+	expect(response?.headers()["content-security-policy"]).toContain("script-src 'self'");
+	await page.waitForSelector("pierce/.input");
+	expect(await page.$eval("pierce/.msg.bot .text", el => el.textContent)).toBe("Hi! Ask me anything about this content.");
+	expect(await page.$eval("pierce/.input", el => (el as HTMLInputElement).placeholder)).toBe("Ask a question…");
+
+	const answer = await askInPage(page, "How long is the warranty?");
+	expect(answer.text).toContain("37 months");
+	expect(answer.links).toEqual([{ text: "Warranty terms", href: `${docs.origin}/warranty`, target: "_blank", rel: "noopener noreferrer nofollow" }]);
+
+	// Everything fits the phone's width, and the input stays on screen.
+	const layout = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
+	expect(layout.scrollWidth).toBeLessThanOrEqual(layout.innerWidth);
+	const box = await (await page.$("pierce/.input"))?.boundingBox();
+	expect(box && box.y + box.height).toBeLessThanOrEqual(PHONE.height);
+	expect(box && box.x + box.width).toBeLessThanOrEqual(PHONE.width);
+	await page.close();
+});
+
+it("shows answers that contain markup as text, without running or rendering it", async () => {
+	const page = await newPage();
+	await page.goto(english.demo.chat_url, { waitUntil: "load" });
+	await page.waitForSelector("pierce/.input");
+	const answer = await askInPage(page, "What is the support code?");
+	expect(answer.text).toContain("4711");
+	expect(answer.text).toContain('<img src=x onerror="window.injectedByAnswer=1">');
+	const injected = await page.evaluate(() => {
+		const host = [...document.querySelectorAll("*")].find(el => el.shadowRoot)?.shadowRoot as ShadowRoot;
+		return {
+			flag: (window as unknown as { injectedByAnswer?: number }).injectedByAnswer ?? null,
+			images: host.querySelectorAll(".log img").length + document.querySelectorAll("img").length,
+			scripts: host.querySelectorAll(".log script").length
+		};
+	});
+	expect(injected).toEqual({ flag: null, images: 0, scripts: 0 });
+	await page.close();
+});
+
+it("the embed snippet on another site adds a bubble that opens a chat, answers, and reports its use", async () => {
+	const page = await newPage();
+	const usageBefore = await app.broker.call<Array<{ widget_opened: number; message_sent: number }>, object>("chat.usage", { slug: english.slug });
+	await page.goto(`${shop.origin}/`, { waitUntil: "load" });
+	const bubble = await page.waitForSelector("pierce/.bubble");
+	expect(await page.$eval("pierce/.bubble", el => el.getAttribute("aria-label"))).toBe("Open chat");
+	expect(await page.$eval("pierce/.panel", el => (el as HTMLElement).hidden)).toBe(true);
+	// The host page is untouched apart from the widget's own element.
+	expect(await page.$eval("h1", el => el.textContent)).toBe("Kettle shop");
+
+	await bubble?.click();
+	await page.waitForSelector("pierce/.panel:not([hidden])");
+	// On a phone the open chat takes the whole screen.
+	const panel = await (await page.$("pierce/.panel"))?.boundingBox();
+	expect(panel).toEqual({ x: 0, y: 0, width: PHONE.width, height: PHONE.height });
+	const answer = await askInPage(page, "How long is the warranty?");
+	expect(answer.text).toContain("37 months");
+	expect(answer.links.map(l => l.href)).toEqual([`${docs.origin}/warranty`]);
+
+	// Opened once and one message sent, counted for today.
+	const total = (rows: Array<{ widget_opened: number; message_sent: number }>) =>
+		rows.reduce((sum, row) => ({ opened: sum.opened + row.widget_opened, sent: sum.sent + row.message_sent }), { opened: 0, sent: 0 });
+	const before = total(usageBefore);
+	await eventually(async () => {
+		const now = total(await app.broker.call<Array<{ widget_opened: number; message_sent: number }>, object>("chat.usage", { slug: english.slug }));
+		return now.opened === before.opened + 1 && now.sent === before.sent + 1 ? true : undefined;
+	}, 10_000, "the widget's beacons to be counted");
+
+	// Closing hides the panel again.
+	await page.click("pierce/.close");
+	expect(await page.$eval("pierce/.panel", el => (el as HTMLElement).hidden)).toBe(true);
+	await page.close();
+});
+
+it("a Spanish chatbot's chat page speaks Spanish", async () => {
+	const page = await newPage();
+	await page.goto(spanish.demo.chat_url, { waitUntil: "load" });
+	await page.waitForSelector("pierce/.input");
+	expect(await page.$eval("html", el => el.getAttribute("lang"))).toBe("es");
+	expect(await page.$eval("pierce/.input", el => (el as HTMLInputElement).placeholder)).toBe("Escribe una pregunta…");
+	expect(await page.$eval("pierce/.send", el => el.textContent)).toBe("Enviar");
+	const answer = await askInPage(page, "¿Cuánto tardan los envíos a Canarias?");
+	expect(answer.text).toContain("cuatro días laborables");
+	const refusal = await askInPage(page, "¿Quién escribió el Quijote?");
+	expect(refusal.text).toBe("No encontré eso en las fuentes de este chatbot.");
+	await page.close();
+});
+
+it("an unknown chat link shows the designed 404 page", async () => {
+	const page = await newPage();
+	const response = await page.goto(`${app.baseUrl}/c/nosuchslug000`, { waitUntil: "load" });
+	expect(response?.status()).toBe(404);
+	expect(response?.headers()["content-type"]).toMatch(/^text\/html/);
+	await page.close();
+});
