@@ -88,20 +88,20 @@ async function askInPage(page: Page, question: string): Promise<{ text: string; 
 	await page.keyboard.press("Enter");
 	await page.waitForFunction(
 		(count: number) => {
-			const host = [...document.querySelectorAll("*")].find(el => el.shadowRoot)?.shadowRoot;
-			const bots = host ? [...host.querySelectorAll(".msg.bot")] : [];
+			const host = Array.from(document.querySelectorAll("*")).find(el => el.shadowRoot)?.shadowRoot;
+			const bots = host ? Array.from(host.querySelectorAll(".msg.bot")) : [];
 			return bots.length > count && !bots[bots.length - 1].classList.contains("pending");
 		},
 		{ timeout: 20_000 },
 		before
 	);
 	return page.evaluate(() => {
-		const host = [...document.querySelectorAll("*")].find(el => el.shadowRoot)?.shadowRoot as ShadowRoot;
-		const bots = [...host.querySelectorAll(".msg.bot")];
+		const host = Array.from(document.querySelectorAll("*")).find(el => el.shadowRoot)?.shadowRoot as ShadowRoot;
+		const bots = Array.from(host.querySelectorAll(".msg.bot"));
 		const last = bots[bots.length - 1];
 		return {
 			text: last.querySelector(".text")?.textContent ?? "",
-			links: [...last.querySelectorAll(".cites a")].map(a => ({
+			links: Array.from(last.querySelectorAll(".cites a")).map(a => ({
 				text: a.textContent ?? "",
 				href: (a as HTMLAnchorElement).href,
 				target: (a as HTMLAnchorElement).target,
@@ -141,7 +141,7 @@ it("shows answers that contain markup as text, without running or rendering it",
 	expect(answer.text).toContain("4711");
 	expect(answer.text).toContain('<img src=x onerror="window.injectedByAnswer=1">');
 	const injected = await page.evaluate(() => {
-		const host = [...document.querySelectorAll("*")].find(el => el.shadowRoot)?.shadowRoot as ShadowRoot;
+		const host = Array.from(document.querySelectorAll("*")).find(el => el.shadowRoot)?.shadowRoot as ShadowRoot;
 		return {
 			flag: (window as unknown as { injectedByAnswer?: number }).injectedByAnswer ?? null,
 			images: host.querySelectorAll(".log img").length + document.querySelectorAll("img").length,
