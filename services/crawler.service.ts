@@ -22,7 +22,7 @@ import { FetchReadableOptions, fetchReadable } from "../lib/crawl/fetch-readable
 import { RobotsCache } from "../lib/crawl/robots";
 import { CrawledPage, crawlSite, normalizePageUrl } from "../lib/crawl/site-crawl";
 import type { AddressGuardOptions } from "../lib/crawl/ssrf";
-import { claimJob, JobDoc, markRequeued, newJobFields, renewLease, staleJobsQuery } from "../lib/jobs/durable-job";
+import { claimJob, JobDoc, newJobFields, renewLease, requeueStaleJobs } from "../lib/jobs/durable-job";
 import { createDbMixin, DocumentCollection } from "../mixins/db.mixin";
 import { ChannelSchema, sendToChannel } from "./channels";
 
@@ -173,13 +173,8 @@ export default function createCrawlerService(
 				visibility: "public",
 				params: { now: "number" },
 				async handler(ctx: C<{ now: number }>) {
-					const stale = await this.jobs().find(staleJobsQuery(ctx.params.now, STALE_MS));
-					for (const job of stale) {
-						const mark = markRequeued(job._id, Date.now());
-						await this.jobs().update(mark.query, mark.update);
-						await sendToChannel(this.broker, SITE_CRAWL_CHANNEL, { job_id: job._id });
-					}
-					return { requeued: stale.length };
+					const requeued = await requeueStaleJobs(this.jobs(), ctx.params.now, STALE_MS, job => sendToChannel(this.broker, SITE_CRAWL_CHANNEL, { job_id: job._id }));
+					return { requeued };
 				}
 			}
 		},

@@ -13,7 +13,7 @@ import type { AppConfig } from "../config";
 import type { Chatbot, Failure, Source } from "../lib/chatbots/model";
 import { extractText } from "../lib/extract/extract-text";
 import { noTextFailure, sourceFailureOf } from "../lib/extract/source-failure";
-import { claimJob, JobDoc, markRequeued, newJobFields, staleJobsQuery } from "../lib/jobs/durable-job";
+import { claimJob, JobDoc, newJobFields, requeueStaleJobs } from "../lib/jobs/durable-job";
 import { createObjectStore, ObjectStore } from "../lib/storage";
 import { createDbMixin, DocumentCollection } from "../mixins/db.mixin";
 import { ChannelSchema, sendToChannel } from "./channels";
@@ -91,13 +91,8 @@ export default function createExtractorService(
 				visibility: "public",
 				params: { now: "number" },
 				async handler(ctx: C<{ now: number }>) {
-					const stale = await this.jobs().find(staleJobsQuery(ctx.params.now, STALE_MS));
-					for (const job of stale) {
-						const mark = markRequeued(job._id, Date.now());
-						await this.jobs().update(mark.query, mark.update);
-						await sendToChannel(this.broker, EXTRACTION_CHANNEL, { source_id: job._id });
-					}
-					return { requeued: stale.length };
+					const requeued = await requeueStaleJobs(this.jobs(), ctx.params.now, STALE_MS, job => sendToChannel(this.broker, EXTRACTION_CHANNEL, { source_id: job._id }));
+					return { requeued };
 				}
 			}
 		},

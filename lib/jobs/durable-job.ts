@@ -57,3 +57,33 @@ export function markRequeued(id: string, now: number): JobUpdate {
 export function staleJobsQuery(now: number, staleMs: number): Record<string, unknown> {
 	return { $or: [{ status: "queued", updated_at: { $lte: now - staleMs } }, { status: "running", lease_until: { $lte: now } }] };
 }
+
+/** The part of a job collection `requeueStaleJobs` needs. */
+export interface JobCollection<J extends { _id: string }> {
+	find(query: object): Promise<J[]>;
+	update(query: object, update: object): Promise<number>;
+}
+
+/**
+ * Sends every stale job again (see `staleJobsQuery`) and returns how many were sent. `giveUp`,
+ * when it answers true for a job, means the caller has ended that job instead (for example one
+ * that keeps killing its worker), so it is not sent.
+ */
+export async function requeueStaleJobs<J extends { _id: string }>(
+	jobs: JobCollection<J>,
+	now: number,
+	staleMs: number,
+	resend: (job: J) => Promise<void>,
+	giveUp: (job: J) => Promise<boolean> = async () => false
+): Promise<number> {
+	let requeued = 0;
+	for (const job of await jobs.find(staleJobsQuery(now, staleMs))) {
+		if (await giveUp(job)) continue;
+		// Marked with the real time: the job is fresh again whatever clock the sweep was given.
+		const mark = markRequeued(job._id, Date.now());
+		await jobs.update(mark.query, mark.update);
+		await resend(job);
+		requeued++;
+	}
+	return requeued;
+}
