@@ -5,6 +5,8 @@
  * (see `gates.ts`); source documents (with their extracted text) live in their own collection.
  * Times are epoch milliseconds: they survive JSON over the bus unchanged, unlike Date objects.
  */
+import { ACCEPTED_CONTENT_TYPES } from "../extract/extract-text";
+
 export type Locale = "en" | "es";
 export type ChatbotKind = "demo" | "sandbox" | "account";
 export type TrainingStatus = "queued" | "training" | "ready";
@@ -90,13 +92,8 @@ export const DEMO_LIMITS: ChatbotLimits = { max_urls: 3, max_files: 3, max_chars
 export const MAX_TEXT_CHARS = 50_000;
 export const MAX_UPLOAD_BYTES = 10_000_000;
 export const UPLOAD_URL_TTL_SECONDS = 600;
-export const ACCEPTED_UPLOAD_TYPES = [
-	"application/pdf",
-	"application/vnd.openxmlformats-officedocument.wordprocessingml.document",
-	"application/msword",
-	"text/plain",
-	"text/markdown"
-] as const;
+/** The five upload types of SPEC §4.1: exactly the ones the extractor reads. */
+export const ACCEPTED_UPLOAD_TYPES = ACCEPTED_CONTENT_TYPES;
 
 export function newCounters(): ChatbotCounters {
 	return { urls: 0, files: 0, chars: 0, messages: 0 };
