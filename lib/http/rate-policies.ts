@@ -2,7 +2,7 @@
  * The rate-limit policies (SPEC §8.1 plus our own tighter budgets). One table feeds the limiter,
  * the response headers, the API index and the OpenAPI document.
  */
-export type RatePolicyName = "demo-api" | "mcp" | "mcp-create-chatbot" | "beacon" | "chat";
+export type RatePolicyName = "demo-api" | "mcp" | "mcp-create-chatbot" | "beacon" | "chat" | "accounts";
 
 export interface RatePolicy {
 	name: RatePolicyName;
@@ -24,7 +24,9 @@ export const RATE_POLICIES: Readonly<Record<RatePolicyName, RatePolicy>> = {
 		windowSeconds: 600
 	},
 	beacon: { name: "beacon", scope: "POST /t/e, per client IP", limit: 300, windowSeconds: 60 },
-	chat: { name: "chat", scope: "/api/chat/*, per client IP", limit: 60, windowSeconds: 60 }
+	chat: { name: "chat", scope: "/api/chat/*, per client IP", limit: 60, windowSeconds: 60 },
+	// Password guessing and sign-up floods: scrypt makes each guess slow, this makes them few.
+	accounts: { name: "accounts", scope: "POST /account/signup, /account/login and /claim/{token}, per client IP", limit: 20, windowSeconds: 600 }
 };
 
 export const RATE_LIMIT_HEADERS = [

@@ -4,6 +4,7 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { RATE_POLICIES } from "../../lib/http/rate-policies";
 import { startApp, TestApp } from "../helpers/app";
 import { createApiKey, mcpPost, rawRequest, RawReply, sessionCookie, signUp } from "../helpers/mcp-http";
 
@@ -58,7 +59,11 @@ function csrfOf(html: string): string {
 }
 
 beforeAll(async () => {
-	app = await startApp({ env: { SERVICES: "gateway,chatbots,accounts,mcp,storage" } });
+	// These flows sign up many accounts from one address; the `accounts` budget itself is tested below.
+	app = await startApp({
+		env: { SERVICES: "gateway,chatbots,accounts,mcp,storage" },
+		gateway: { ratePolicies: { accounts: { ...RATE_POLICIES.accounts, limit: 1000 } } }
+	});
 });
 afterAll(() => app.stop());
 
@@ -236,6 +241,30 @@ describe("behind TLS", () => {
 			expect(created.headers.getSetCookie().find(c => c.startsWith("cb_session="))).toMatch(/; Secure/);
 		} finally {
 			await tls.stop();
+		}
+	});
+});
+
+describe("the accounts rate budget", () => {
+	it("limits log-in attempts per client address with the SPEC headers", async () => {
+		const limited = await startApp({ env: { SERVICES: "gateway,chatbots,accounts" } });
+		try {
+			const attempt = () =>
+				fetch(`${limited.baseUrl}/account/login`, {
+					method: "POST",
+					headers: { "Content-Type": "application/json", Accept: "application/json" },
+					body: JSON.stringify({ email: "nobody@example.com", password: "wrong-password-123" })
+				});
+			const replies = await Promise.all(Array.from({ length: RATE_POLICIES.accounts.limit + 3 }, attempt));
+			const statuses = replies.map(r => r.status);
+			expect(statuses.filter(s => s === 401)).toHaveLength(RATE_POLICIES.accounts.limit);
+			expect(statuses.filter(s => s === 429)).toHaveLength(3);
+			const refused = replies.find(r => r.status === 429) as Response;
+			expect(refused.headers.get("ratelimit-policy")).toBe(`"accounts"; q=${RATE_POLICIES.accounts.limit}; w=${RATE_POLICIES.accounts.windowSeconds}`);
+			expect(refused.headers.get("retry-after")).toBe(refused.headers.get("ratelimit-reset"));
+			expect((await refused.json()).code).toBe("rate_limited");
+		} finally {
+			await limited.stop();
 		}
 	});
 });

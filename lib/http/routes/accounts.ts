@@ -71,6 +71,7 @@ export const accountRoutes: RouteDef[] = [
 	{
 		...base,
 		operationId: "signUp",
+		rateLimit: "accounts",
 		method: "POST",
 		path: "/account/signup",
 		summary: "Create an account",
@@ -100,6 +101,7 @@ export const accountRoutes: RouteDef[] = [
 	{
 		...base,
 		operationId: "logIn",
+		rateLimit: "accounts",
 		method: "POST",
 		path: "/account/login",
 		summary: "Log in",
@@ -194,6 +196,7 @@ export const accountRoutes: RouteDef[] = [
 	{
 		...base,
 		operationId: "claimChatbot",
+		rateLimit: "accounts",
 		method: "POST",
 		path: "/claim/{token}",
 		summary: "Keep a sandbox chatbot",
