@@ -108,7 +108,7 @@ export default function createChatService(config: Readonly<AppConfig>): ServiceS
 		},
 
 		actions: {
-			/** Public info of a chatbot (chat page, widget, GET /api/chat/{slug}). */
+			/** Public info of a chatbot (chat page, widget, GET /api/chat/{slug}). Throws `not_found`. */
 			info: {
 				params: { slug: "string|min:1|max:64" },
 				async handler(ctx: C<{ slug: string }>) {
@@ -129,7 +129,10 @@ export default function createChatService(config: Readonly<AppConfig>): ServiceS
 				}
 			},
 
-			/** Answers one message as a single JSON reply. */
+			/**
+			 * Answers one message as a single JSON reply (ChatReply). Throws `not_found` (unknown slug),
+			 * `conflict` (never trained), `message_cap` (in the chatbot's language), `validation_failed`.
+			 */
 			ask: {
 				params: askParams,
 				async handler(ctx: C<AskParams>): Promise<ChatReply> {
@@ -155,7 +158,10 @@ export default function createChatService(config: Readonly<AppConfig>): ServiceS
 				}
 			},
 
-			/** Answers one message as an object stream of ChatStreamEvent (see lib/chat/wire.ts). */
+			/**
+			 * Answers one message as an object stream of ChatStreamEvent (see lib/chat/wire.ts). Every
+			 * refusal of `ask` is thrown before the stream is returned; a failure mid-answer errors the stream.
+			 */
 			askStream: {
 				params: askParams,
 				async handler(ctx: C<AskParams>): Promise<Readable> {
@@ -168,7 +174,7 @@ export default function createChatService(config: Readonly<AppConfig>): ServiceS
 				}
 			},
 
-			/** Counts a widget usage beacon for the chatbot and today (UTC). */
+			/** Counts a widget usage beacon for the chatbot and today (UTC); answers 204. Throws `not_found`. */
 			track: {
 				params: { chatbot: "string|min:1|max:64", event: { type: "enum", values: [...BEACON_EVENTS] } },
 				async handler(ctx: C<{ chatbot: string; event: BeaconEvent }>) {

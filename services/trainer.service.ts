@@ -14,6 +14,8 @@
  * tells JetStream it is still working; a worker that dies stops both, so JetStream redelivers the
  * message after ACK_WAIT (another trainer takes it over once the lease has run out), and the
  * janitor's `requeueStale` re-sends anything the channel lost.
+ *
+ * Emits `chatbot.trained` ({chatbot_id, job_id, generation, chunks}) when a run has made its chatbot `ready`.
  */
 import type { Context, Service, ServiceSchema, ServiceSettingSchema } from "moleculer";
 import type { AppConfig } from "../config";
@@ -69,6 +71,9 @@ interface Methods {
 	runJob(jobId: string, raw: unknown): Promise<void>;
 	claim(jobId: string, raw: unknown): Promise<TrainingJob | null>;
 	train(job: TrainingJob): Promise<void>;
+	currentInput(job: TrainingJob): Promise<TrainingInput | null>;
+	index(job: TrainingJob, input: TrainingInput): Promise<number>;
+	switchOver(job: TrainingJob, chunks: number): Promise<void>;
 	finish(job: TrainingJob, status: "done" | "failed" | "superseded", fields?: Partial<TrainingJob>): Promise<void>;
 	fail(job: TrainingJob, err: unknown): Promise<void>;
 	isCurrent(job: TrainingJob, chatbot: Chatbot): boolean;
@@ -96,7 +101,8 @@ export default function createTrainerService(
 		actions: {
 			/**
 			 * Starts a training run and answers at once: `{ job_id, generation, status: "training" }`.
-			 * Throws `empty` (nothing written) when no source has readable text, `expired` for a gone chatbot.
+			 * Throws `empty` (422, nothing written) when no source has readable text, `expired` (404)
+			 * for a chatbot that is gone.
 			 */
 			start: {
 				params: { chatbot_id: "string|min:1" },
@@ -231,20 +237,34 @@ export default function createTrainerService(
 				return chatbot.training?.job_id === job._id;
 			},
 
+			/** The whole run: read, index into the job's generation, switch over. */
 			async train(job) {
 				if (job.attempts > MAX_ATTEMPTS) throw new Error(`The run stopped ${job.attempts - 1} times without finishing.`);
+				const input = await this.currentInput(job);
+				if (!input) return;
+				const chunks = await this.index(job, input);
+				await this.switchOver(job, chunks);
+			},
+
+			/** The sources to index, or null when the run has nothing left to do (chatbot gone, or a newer run started). */
+			async currentInput(job) {
 				let input: TrainingInput;
 				try {
 					input = await this.broker.call<TrainingInput, object>("chatbots.trainingInput", { id: job.chatbot_id });
 				} catch (err) {
 					if ((err as { type?: string }).type !== "expired") throw err;
 					await this.finish(job, "failed", { error: "The chatbot no longer exists." });
-					return;
+					return null;
 				}
 				if (!this.isCurrent(job, input.chatbot)) {
 					await this.finish(job, "superseded");
-					return;
+					return null;
 				}
+				return input;
+			},
+
+			/** Chunks and vectorises the sources and writes them into the job's generation (not searched yet); returns the chunk count. */
+			async index(job, input) {
 				const locale = input.chatbot.locale;
 				const chunks = chunkSources(chunkSourcesOf(input.sources, locale));
 				if (chunks.length === 0) throw appError("empty", "No source has readable text to train on.");
@@ -252,7 +272,11 @@ export default function createTrainerService(
 				for (const batch of batches(items, UPSERT_BATCH)) {
 					await this.broker.call("vectors.upsert", { chatbot_id: job.chatbot_id, generation: job.generation, items: batch });
 				}
-				// A newer run may have started while this one worked: then its index must not win.
+				return chunks.length;
+			},
+
+			/** Makes the job's generation the one that answers, unless a newer run took over meanwhile. */
+			async switchOver(job, chunks) {
 				const { chatbot } = await this.broker.call<{ chatbot: Chatbot }, object>("chatbots.get", { id: job.chatbot_id, with_sources: false });
 				const activation = this.isCurrent(job, chatbot)
 					? await this.broker.call<{ activated: boolean }, object>("vectors.activate", { chatbot_id: job.chatbot_id, generation: job.generation })
@@ -263,8 +287,8 @@ export default function createTrainerService(
 					return;
 				}
 				await this.broker.call("chatbots.finishTraining", { id: job.chatbot_id, job_id: job._id });
-				await this.finish(job, "done", { chunks: chunks.length });
-				this.broker.emit("chatbot.trained", { chatbot_id: job.chatbot_id, job_id: job._id, generation: job.generation, chunks: chunks.length });
+				await this.finish(job, "done", { chunks });
+				this.broker.emit("chatbot.trained", { chatbot_id: job.chatbot_id, job_id: job._id, generation: job.generation, chunks });
 				// Earlier generations (and leftovers of crashed runs) are no longer searched.
 				await this.broker.call("vectors.prune", { chatbot_id: job.chatbot_id });
 			},
