@@ -22,7 +22,7 @@ import type { GatewayHandlerName, RouteDef } from "../lib/http/routes/types";
 import { API_VERSION, DEPRECATIONS, DeprecationEntry, deprecationHeaders, findDeprecation, linkHeader } from "../lib/http/versioning";
 import type { GatewayDeps, GatewayHandler, GatewayRequest } from "./gateway/context";
 import { sendJson } from "./gateway/context";
-import { PUBLIC_CORS } from "./gateway/cors";
+import { optionsAnswerer, PUBLIC_CORS } from "./gateway/cors";
 import { gatewayHandlers } from "./gateway/handlers";
 import { sendNotFound } from "./gateway/not-found";
 import { rateLimitMiddleware } from "./gateway/rate-limit";
@@ -101,6 +101,7 @@ export default function createGatewayService(config: Readonly<AppConfig>, option
 	const policies = { ...RATE_POLICIES, ...(options.ratePolicies ?? {}) };
 	const routes = [...ROUTES, ...(options.extraRoutes ?? [])];
 	const link = linkHeader(config.publicUrl);
+	const answerOptions = optionsAnswerer(routes);
 
 	// Route middlewares are built before moleculer-web reads `settings.routes` (in its own
 	// `created`, which runs before ours), so `deps` binds to the service instance late.
@@ -206,6 +207,16 @@ export default function createGatewayService(config: Readonly<AppConfig>, option
 					res.setHeader("Link", [link, h.Link].join(", "));
 				} else {
 					res.setHeader("Link", link);
+				}
+				if (req.method === "OPTIONS") {
+					// Never let moleculer-web run a route's action for an OPTIONS request (see cors.ts).
+					const answer = answerOptions(greq.$path, req.headers["access-control-request-method"] !== undefined);
+					if (answer.kind === "not_found") return sendNotFound(res, greq.$path, req.headers.accept, config.publicUrl);
+					if (answer.kind === "allow") {
+						res.writeHead(204, { Allow: answer.allow });
+						res.end();
+						return;
+					}
 				}
 				const base = (ApiGateway.methods as Record<string, (...args: unknown[]) => Promise<unknown>>).httpHandler;
 				return base.call(this, req, res, next);

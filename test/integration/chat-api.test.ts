@@ -210,6 +210,23 @@ describe("calls from other websites (CORS)", () => {
 		expect(limited[0].headers.get("access-control-allow-origin")).toBe("*");
 	});
 
+	it("answers any other OPTIONS without CORS headers and without running the route", async () => {
+		const before = fs.readFileSync(path.join(app.dataDir, "demo_sessions.db"), "utf8").length;
+		const preflight = await fetch(`${app.baseUrl}/api/tools/sessions`, {
+			method: "OPTIONS",
+			headers: { Origin: origin, "Access-Control-Request-Method": "POST", "X-Forwarded-For": nextIp() }
+		});
+		expect(preflight.status).toBe(204);
+		expect(preflight.headers.get("access-control-allow-origin")).toBeNull();
+		expect(preflight.headers.get("allow")).toBe("POST, OPTIONS");
+		// No session was created by it.
+		expect(fs.readFileSync(path.join(app.dataDir, "demo_sessions.db"), "utf8").length).toBe(before);
+		const plain = await fetch(`${app.baseUrl}/api/chat/${demo.slug}`, { method: "OPTIONS" });
+		expect(plain.status).toBe(204);
+		expect(plain.headers.get("allow")).toBe("GET, HEAD, OPTIONS");
+		expect((await fetch(`${app.baseUrl}/no/such/path`, { method: "OPTIONS" })).status).toBe(404);
+	});
+
 	it("does not add CORS headers to the chat page or other routes", async () => {
 		const page = await fetch(`${app.baseUrl}/c/${demo.slug}`, { headers: { Origin: origin } });
 		expect(page.headers.get("access-control-allow-origin")).toBeNull();
