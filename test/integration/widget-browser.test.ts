@@ -200,6 +200,20 @@ it("a Spanish chatbot's chat page speaks Spanish", async () => {
 	await page.close();
 });
 
+it("a chatbot that has not finished its first training says so instead of answering", async () => {
+	const learning = await DemoClient.create(app.baseUrl);
+	await learning.addText("The shop opens at ten.");
+	const page = await newPage();
+	await page.goto(learning.demo.chat_url, { waitUntil: "load" });
+	await page.waitForSelector("pierce/.input");
+	const notice = "This chatbot is still learning its sources. Please try again in a moment.";
+	expect(await page.$eval("pierce/.notice", el => el.textContent)).toBe(notice);
+	const reply = await askInPage(page, "When does the shop open?");
+	expect(reply.text).toBe(notice);
+	expect(await page.$eval("pierce/.msg.bot:last-of-type", el => el.classList.contains("error"))).toBe(true);
+	await page.close();
+});
+
 it("an unknown chat link shows the designed 404 page", async () => {
 	const page = await newPage();
 	const response = await page.goto(`${app.baseUrl}/c/nosuchslug000`, { waitUntil: "load" });
