@@ -4,6 +4,7 @@
  * hands over the raw body, the negotiated revision and the key's account; this service answers it
  * with lib/mcp/server.ts, running tools against the chatbots, crawler, trainer and accounts services.
  */
+import { MCP_SERVER } from "../lib/discovery/service-info";
 import type { Context, ServiceSchema, ServiceSettingSchema } from "moleculer";
 import type { AppConfig } from "../config";
 import { handleMcpBody, McpReply } from "../lib/mcp/server";
@@ -13,7 +14,8 @@ import { resolveSigningSecret } from "../lib/storage/signing-secret";
 import { call } from "./call";
 import { callerFrom, createToolRunner, ToolRunnerDeps } from "./mcp/tool-runner";
 
-export const MCP_SERVER_INFO = { name: "chatbot-builder", title: "Chatbot Builder", version: API_VERSION };
+/** The identity `initialize` reports: the same one the discovery documents publish. */
+export const MCP_SERVER_INFO = { name: MCP_SERVER.name, title: MCP_SERVER.title, version: API_VERSION };
 
 interface Vars {
 	secret: string;
