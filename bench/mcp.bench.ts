@@ -24,6 +24,7 @@ import { SANDBOX_CHATBOT_LIMITS } from "../lib/accounts/chatbot-limits";
 import type { Chatbot } from "../lib/chatbots/model";
 import { toolsForVersion } from "../lib/mcp/tools";
 import { startApp } from "../test/helpers/app";
+import { printMarkdownTable, runStandalone } from "./table";
 
 export interface McpBenchRow {
 	operation: string;
@@ -187,24 +188,7 @@ export function printTable(rows: McpBenchRow[], concurrency = 16): void {
 		"p99 ms": r.p99Ms.toFixed(2),
 		requests: r.requests.toLocaleString("en-US")
 	}));
-	const columns = Object.keys(table[0]) as Array<keyof (typeof table)[number]>;
-	const widths = columns.map(c => Math.max(c.length, ...table.map(row => row[c].length)));
-	const line = (cells: string[]) => `| ${cells.map((cell, i) => cell.padEnd(widths[i])).join(" | ")} |`;
-	console.log(`MCP tool server, ${concurrency} concurrent keep-alive clients over loopback`);
-	console.log(line(columns));
-	console.log(`|${widths.map(w => "-".repeat(w + 2)).join("|")}|`);
-	for (const row of table) console.log(line(columns.map(c => row[c])));
+	printMarkdownTable(table, `MCP tool server, ${concurrency} concurrent keep-alive clients over loopback`);
 }
 
-if (require.main === module) {
-	const started = Date.now();
-	run()
-		.then(rows => {
-			printTable(rows);
-			console.log(`\nMCP benchmark finished in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-		})
-		.catch(err => {
-			console.error(err);
-			process.exitCode = 1;
-		});
-}
+if (require.main === module) runStandalone("MCP", run, printTable);

@@ -23,6 +23,7 @@ import { EmbeddedVectorIndex } from "../lib/retrieval/embedded-index";
 import { bm25Idf, SparseVector } from "../lib/retrieval/sparse";
 import type { IndexedChunk, IndexQuery } from "../lib/retrieval/vector-index";
 import { vectorizeChunks, vectorizeQuery } from "../lib/retrieval/vectorize";
+import { printMarkdownTable, runStandalone } from "./table";
 
 export interface BenchRow {
 	chunks: number;
@@ -237,23 +238,7 @@ export function printTable(rows: BenchRow[]): void {
 		"brute-force baseline": `${format(r.baseline, r.unit)} ${r.unit}`,
 		note: r.note ?? ""
 	}));
-	const columns = Object.keys(table[0]) as Array<keyof (typeof table)[number]>;
-	const widths = columns.map(c => Math.max(c.length, ...table.map(row => row[c].length)));
-	const line = (cells: string[]) => `| ${cells.map((cell, i) => cell.padEnd(widths[i])).join(" | ")} |`;
-	console.log(line(columns));
-	console.log(`|${widths.map(w => "-".repeat(w + 2)).join("|")}|`);
-	for (const row of table) console.log(line(columns.map(c => row[c])));
+	printMarkdownTable(table);
 }
 
-if (require.main === module) {
-	const started = Date.now();
-	run()
-		.then(rows => {
-			printTable(rows);
-			console.log(`\nretrieval benchmark finished in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-		})
-		.catch(err => {
-			console.error(err);
-			process.exitCode = 1;
-		});
-}
+if (require.main === module) runStandalone("retrieval", run, printTable);

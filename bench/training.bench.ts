@@ -26,6 +26,7 @@ import { EmbeddedVectorIndex } from "../lib/retrieval/embedded-index";
 import { vectorizeChunks } from "../lib/retrieval/vectorize";
 import { chunkSourcesOf } from "../lib/training/sources";
 import { startApp } from "../test/helpers/app";
+import { printMarkdownTable, runStandalone } from "./table";
 
 export interface TrainingBenchRow {
 	metric: string;
@@ -169,24 +170,7 @@ export function printTable(rows: TrainingBenchRow[]): void {
 		"baseline is": r.baselineName,
 		note: r.note ?? ""
 	}));
-	const columns = Object.keys(table[0]) as Array<keyof (typeof table)[number]>;
-	const widths = columns.map(c => Math.max(c.length, ...table.map(row => row[c].length)));
-	const line = (cells: string[]) => `| ${cells.map((cell, i) => cell.padEnd(widths[i])).join(" | ")} |`;
-	console.log("Training (embedded index, no embeddings endpoint, services in one process)");
-	console.log(line(columns));
-	console.log(`|${widths.map(w => "-".repeat(w + 2)).join("|")}|`);
-	for (const row of table) console.log(line(columns.map(c => row[c])));
+	printMarkdownTable(table, "Training (embedded index, no embeddings endpoint, services in one process)");
 }
 
-if (require.main === module) {
-	const started = Date.now();
-	run()
-		.then(rows => {
-			printTable(rows);
-			console.log(`\ntraining benchmark finished in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-		})
-		.catch(err => {
-			console.error(err);
-			process.exitCode = 1;
-		});
-}
+if (require.main === module) runStandalone("training", run, printTable);
