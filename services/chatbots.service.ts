@@ -406,6 +406,19 @@ export default function createChatbotsService(config: Readonly<AppConfig>, opts:
 				}
 			},
 
+			/**
+			 * File sources still `pending` since before `before` (for the janitor): their extraction
+			 * was never queued (the extractor was down when the file was attached) or was lost.
+			 */
+			pendingFiles: {
+				visibility: "public",
+				params: { before: "number|integer", limit: { type: "number", integer: true, default: 100 } },
+				async handler(ctx: P<{ before: number; limit: number }>) {
+					const rows = await this.sourceDocs.find({ kind: "file", status: "pending", created_at: { $lte: ctx.params.before } }, { limit: ctx.params.limit });
+					return rows.map(r => ({ chatbot_id: r.chatbot_id, source_id: r._id }));
+				}
+			},
+
 			/** Storage keys of a chatbot's files (for the janitor). */
 			storageKeys: {
 				params: { id: "string" },

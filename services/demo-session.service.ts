@@ -163,8 +163,13 @@ export default function createDemoSessionService(config: Readonly<AppConfig>, op
 						storage_key: key,
 						content_type: contentType
 					});
-					// Extraction is queued durably by the extractor; a lost job is re-queued by the janitor.
-					await call(ctx, "extractor.enqueue", { chatbot_id: chatbot._id, source_id: source._id });
+					// Extraction is queued durably by the extractor. If the extractor cannot take it now, the
+					// file stays attached and `pending`, and the janitor queues it on a later sweep.
+					try {
+						await call(ctx, "extractor.enqueue", { chatbot_id: chatbot._id, source_id: source._id });
+					} catch (err) {
+						this.logger.warn(`Extraction of ${source._id} not queued yet:`, (err as Error).message);
+					}
 					return this.view(ctx, ctx.params.session_id);
 				}
 			},

@@ -20,9 +20,12 @@ export interface SweepReport {
 	chatbotsRemoved: number;
 	filesRemoved: number;
 	sessionsRemoved: number;
-	requeued: { extractions: number; crawls: number; trainings: number };
+	requeued: { extractions: number; orphanedFiles: number; crawls: number; trainings: number };
 	errors: string[];
 }
+
+/** A file still `pending` this long after it was attached has lost its extraction job. */
+const ORPHAN_AFTER_MS = 10 * 60_000;
 
 /** Which services hold what the janitor cleans; absent ones are skipped, not errors. */
 const OPTIONAL = {
@@ -37,7 +40,7 @@ export default function createJanitorService(config: Readonly<AppConfig>): Servi
 		name: "janitor",
 		methods: {
 			async sweepOnce(ctx, now) {
-				const report: SweepReport = { chatbotsRemoved: 0, filesRemoved: 0, sessionsRemoved: 0, requeued: { extractions: 0, crawls: 0, trainings: 0 }, errors: [] };
+				const report: SweepReport = { chatbotsRemoved: 0, filesRemoved: 0, sessionsRemoved: 0, requeued: { extractions: 0, orphanedFiles: 0, crawls: 0, trainings: 0 }, errors: [] };
 				const invoke = <T>(action: string, params: object): Promise<T> =>
 					ctx ? call<T>(ctx, action, params) : (this.broker.call(action, params) as Promise<T>);
 				const has = (action: string) => !(this.broker.findNextActionEndpoint(action) instanceof Error);
@@ -60,6 +63,12 @@ export default function createJanitorService(config: Readonly<AppConfig>): Servi
 				}
 				if (has("demo-session.purgeExpired")) report.sessionsRemoved = (await invoke<{ removed: number }>("demo-session.purgeExpired", { now })).removed;
 				if (has(OPTIONAL.extractor)) report.requeued.extractions = (await invoke<{ requeued: number }>(OPTIONAL.extractor, { now })).requeued;
+				if (has("extractor.enqueue")) {
+					// Files attached while the extractor was down have no job at all: queue them now.
+					const orphans = await invoke<Array<{ chatbot_id: string; source_id: string }>>("chatbots.pendingFiles", { before: now - ORPHAN_AFTER_MS });
+					for (const orphan of orphans) await invoke("extractor.enqueue", orphan);
+					report.requeued.orphanedFiles = orphans.length;
+				}
 				if (has(OPTIONAL.crawler)) report.requeued.crawls = (await invoke<{ requeued: number }>(OPTIONAL.crawler, { now })).requeued;
 				if (has(OPTIONAL.trainer)) report.requeued.trainings = (await invoke<{ requeued: number }>(OPTIONAL.trainer, { now })).requeued;
 				if (report.chatbotsRemoved || report.errors.length) this.logger.info("Janitor sweep:", report);

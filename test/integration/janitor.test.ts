@@ -94,3 +94,32 @@ describe("stuck extractions", () => {
 		}
 	});
 });
+
+describe("files attached while the extractor was down", () => {
+	it("stay pending, and a janitor sweep queues their extraction once the extractor runs", async () => {
+		const app = await startApp({ env: { TRUST_PROXY: "1", SERVICES: "gateway,chatbots,demo-session,storage,janitor" } });
+		try {
+			const client = demoClient(app.baseUrl, "198.51.100");
+			const demo = await client.newSession();
+			const { s3_key } = await client.upload(demo.session_id, "notes.txt", "text/plain", notes);
+			const attached = await client.api(`/api/tools/sessions/${demo.session_id}/files`, { body: { file_name: "notes.txt", file_s3_key: s3_key } });
+			expect(attached.status).toBe(200);
+			const file = attached.body.demo.sources.files[0];
+			expect(file.status).toBe("pending");
+
+			// Too recent to be an orphan: nothing is queued (and there is no extractor yet anyway).
+			const early = (await app.broker.call("janitor.sweep", { now: Date.now() })) as SweepReport;
+			expect(early.requeued.orphanedFiles).toBe(0);
+
+			app.broker.createService(createExtractorService(app.config) as ServiceSchema);
+			await app.broker.waitForServices(["extractor"], 10_000);
+			const report = (await app.broker.call("janitor.sweep", { now: Date.now() + 11 * 60_000 })) as SweepReport;
+			expect(report.requeued.orphanedFiles).toBe(1);
+			const settled = await client.settledFile(demo.session_id, file.id);
+			expect(settled.status).toBe("ready");
+			expect(settled.char_count).toBeGreaterThan(0);
+		} finally {
+			await app.stop();
+		}
+	});
+});
