@@ -7,7 +7,6 @@
  * gateway-local handlers for raw bodies and streams.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
 import Redis from "ioredis";
 import type { Context, Service, ServiceSchema } from "moleculer";
 import ApiGateway, { ApiSettingsSchema } from "moleculer-web";
@@ -44,7 +43,6 @@ type Middleware = (req: GatewayRequest, res: ServerResponse, next: (err?: unknow
 type GatewayThis = Service & {
 	deps?: GatewayDeps;
 	redis?: Redis;
-	server?: import("node:http").Server;
 };
 
 function aliasPath(path: string): string {
@@ -239,16 +237,6 @@ export default function createGatewayService(config: Readonly<AppConfig>, option
 		},
 		async stopped(this: GatewayThis) {
 			if (this.redis) this.redis.disconnect();
-		},
-		actions: {
-			/** The address the HTTP server listens on (tests start it on port 0). */
-			address: {
-				visibility: "public",
-				handler(this: GatewayThis) {
-					const addr = this.server?.address() as AddressInfo | null;
-					return addr ? { port: addr.port, address: addr.address } : null;
-				}
-			}
 		}
 	};
 	return schema;
