@@ -41,7 +41,6 @@ const JSON_BODY_LIMIT = "512kb";
 type Middleware = (req: GatewayRequest, res: ServerResponse, next: (err?: unknown) => void) => void;
 
 type GatewayThis = Service & {
-	deps?: GatewayDeps;
 	redis?: Redis;
 };
 
@@ -233,7 +232,6 @@ export default function createGatewayService(config: Readonly<AppConfig>, option
 			} else {
 				limiter = createRateLimiter(policies);
 			}
-			this.deps = deps;
 		},
 		async stopped(this: GatewayThis) {
 			if (this.redis) this.redis.disconnect();
