@@ -33,9 +33,34 @@ interface MoleculerDbAdapter {
 	disconnect(): Promise<void>;
 }
 
+/** NeDB's datafile is append-only; rewriting it this often keeps it the size of its documents. */
+const NEDB_COMPACTION_MS = 10 * 60_000;
+
+interface NedbDatastore {
+	setAutocompactionInterval(ms: number): void;
+	stopAutocompaction(): void;
+}
+
 /** A collection of plain documents, whichever engine stores them. */
 export class DocumentCollection<T extends { _id: string }> {
+	private compacting: NedbDatastore | undefined;
+
 	constructor(private readonly adapter: MoleculerDbAdapter) {}
+
+	/** Starts periodic compaction when the engine is NeDB (MongoDB needs none). Call once connected. */
+	startMaintenance(intervalMs = NEDB_COMPACTION_MS): void {
+		const db = (this.adapter as { db?: Partial<NedbDatastore> }).db;
+		if (db && typeof db.setAutocompactionInterval === "function" && typeof db.stopAutocompaction === "function") {
+			this.compacting = db as NedbDatastore;
+			this.compacting.setAutocompactionInterval(intervalMs);
+		}
+	}
+
+	/** Stops what `startMaintenance` started. Call before disconnecting. */
+	stopMaintenance(): void {
+		this.compacting?.stopAutocompaction();
+		this.compacting = undefined;
+	}
 
 	private async plain(entity: unknown): Promise<T> {
 		return (await this.adapter.entityToObject(entity)) as unknown as T;
@@ -96,7 +121,15 @@ export async function openCollection<T extends { _id: string }>(
 	const adapter = createAdapter(config, name);
 	adapter.init(owner.broker, owner);
 	await adapter.connect();
-	return { collection: new DocumentCollection<T>(adapter), close: () => adapter.disconnect() };
+	const collection = new DocumentCollection<T>(adapter);
+	collection.startMaintenance();
+	return {
+		collection,
+		close: () => {
+			collection.stopMaintenance();
+			return adapter.disconnect();
+		}
+	};
 }
 
 /**
@@ -122,6 +155,13 @@ export function createDbMixin(config: Readonly<AppConfig>, collection: string): 
 		},
 		created(this: { adapter?: MoleculerDbAdapter; documents?: DocumentCollection<{ _id: string }> }) {
 			this.documents = new DocumentCollection(this.adapter as MoleculerDbAdapter);
+		},
+		// moleculer-db connects in its own `started`, which runs before this one.
+		started(this: { documents?: DocumentCollection<{ _id: string }> }) {
+			this.documents?.startMaintenance();
+		},
+		stopped(this: { documents?: DocumentCollection<{ _id: string }> }) {
+			this.documents?.stopMaintenance();
 		}
 	} as Partial<ServiceSchema>;
 }
