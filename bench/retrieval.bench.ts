@@ -23,6 +23,7 @@ import { EmbeddedVectorIndex } from "../lib/retrieval/embedded-index";
 import { bm25Idf, SparseVector } from "../lib/retrieval/sparse";
 import type { IndexedChunk, IndexQuery } from "../lib/retrieval/vector-index";
 import { vectorizeChunks, vectorizeQuery } from "../lib/retrieval/vectorize";
+import { prng } from "./prng";
 import { printMarkdownTable, runStandalone } from "./table";
 
 export interface BenchRow {
@@ -42,17 +43,6 @@ export interface RetrievalBenchOptions {
 	limit?: number;
 }
 
-/** Deterministic PRNG (mulberry32), so every run measures the same corpus. */
-function prng(seed: number): () => number {
-	let a = seed >>> 0;
-	return () => {
-		a = (a + 0x6d2b79f5) >>> 0;
-		let t = a;
-		t = Math.imul(t ^ (t >>> 15), t | 1);
-		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
-}
 
 const STOP = ["the", "of", "and", "to", "a", "in", "is", "for", "on", "with", "that", "by", "it", "as", "are", "from"];
 const SYLLABLES = ["ka", "lo", "mi", "ter", "san", "vel", "ro", "qui", "den", "ax", "po", "lur", "zen", "fi", "mar", "tol", "be", "nu", "gra", "sho"];

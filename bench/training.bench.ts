@@ -26,6 +26,7 @@ import { EmbeddedVectorIndex } from "../lib/retrieval/embedded-index";
 import { vectorizeChunks } from "../lib/retrieval/vectorize";
 import { chunkSourcesOf } from "../lib/training/sources";
 import { startApp } from "../test/helpers/app";
+import { prng } from "./prng";
 import { printMarkdownTable, runStandalone } from "./table";
 
 export interface TrainingBenchRow {
@@ -43,17 +44,6 @@ export interface TrainingBenchOptions {
 	runs?: number;
 }
 
-/** Deterministic PRNG (mulberry32). */
-function prng(seed: number): () => number {
-	let a = seed >>> 0;
-	return () => {
-		a = (a + 0x6d2b79f5) >>> 0;
-		let t = a;
-		t = Math.imul(t ^ (t >>> 15), t | 1);
-		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
-}
 
 const SUBJECTS = ["The kettle", "Each filter", "The warranty", "Our workshop", "The base", "A replacement lid", "The heating element", "Every order", "The help desk", "The descaling kit"];
 const VERBS = ["covers", "needs", "includes", "protects", "requires", "supports", "replaces", "ships with", "answers", "keeps"];
