@@ -2,6 +2,8 @@
  * Chatbot Builder widget. One tag adds a chat bubble to any page:
  *   <script src="https://…/widget.js" data-chatbot="SLUG" async></script>
  * With data-mode="page" it draws a full-page chat instead (the chat link, /c/SLUG).
+ * The owner's widget settings (name, welcome message, suggested questions, accent colour, corner,
+ * language) come with the chatbot's public info and are applied here.
  *
  * No framework and no build step. Everything the server sends (names, answers, citations) is put
  * on the page as text (textContent), never as HTML, and a citation becomes a link only when its URL
@@ -51,11 +53,12 @@
 
 	var CSS =
 		":host{all:initial}" +
+		".root{--accent:#2563eb;--ink:#fff}" +
 		"*{box-sizing:border-box}" +
 		".root{font:15px/1.45 system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;color:#111827}" +
 		".full{height:100%}" +
 		".bubble{position:fixed;right:20px;bottom:20px;z-index:2147483000;width:56px;height:56px;border:0;border-radius:50%;" +
-		"background:#2563eb;color:#fff;cursor:pointer;box-shadow:0 6px 20px rgba(0,0,0,.25);display:flex;align-items:center;justify-content:center}" +
+		"background:var(--accent);color:var(--ink);cursor:pointer;box-shadow:0 6px 20px rgba(0,0,0,.25);display:flex;align-items:center;justify-content:center}" +
 		".bubble:focus-visible,.send:focus-visible,.close:focus-visible{outline:3px solid #93c5fd;outline-offset:2px}" +
 		".bubble svg{width:28px;height:28px;fill:currentColor}" +
 		".panel{display:flex;flex-direction:column;background:#fff;overflow:hidden}" +
@@ -63,12 +66,12 @@
 		"height:min(560px,calc(100vh - 120px));border-radius:14px;box-shadow:0 12px 40px rgba(0,0,0,.25)}" +
 		".floating[hidden]{display:none}" +
 		".page{height:100%;max-width:760px;margin:0 auto;border-left:1px solid #e5e7eb;border-right:1px solid #e5e7eb}" +
-		".head{display:flex;align-items:center;gap:8px;padding:12px 16px;background:#2563eb;color:#fff}" +
+		".head{display:flex;align-items:center;gap:8px;padding:12px 16px;background:var(--accent);color:var(--ink)}" +
 		".title{flex:1;font-weight:600;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}" +
-		".close{border:0;background:transparent;color:#fff;font-size:22px;line-height:1;cursor:pointer;padding:4px 8px}" +
+		".close{border:0;background:transparent;color:var(--ink);font-size:22px;line-height:1;cursor:pointer;padding:4px 8px}" +
 		".log{flex:1;overflow-y:auto;padding:16px;display:flex;flex-direction:column;gap:10px;background:#f9fafb}" +
 		".msg{max-width:85%;padding:9px 12px;border-radius:12px;white-space:pre-wrap;overflow-wrap:anywhere}" +
-		".user{align-self:flex-end;background:#2563eb;color:#fff;border-bottom-right-radius:4px}" +
+		".user{align-self:flex-end;background:var(--accent);color:var(--ink);border-bottom-right-radius:4px}" +
 		".bot{align-self:flex-start;background:#fff;border:1px solid #e5e7eb;border-bottom-left-radius:4px}" +
 		".bot.pending .text:empty::after{content:'…'}" +
 		".notice{align-self:center;font-size:13px;color:#6b7280;text-align:center}" +
@@ -78,11 +81,15 @@
 		".cites a{color:#1d4ed8;overflow-wrap:anywhere}" +
 		".form{display:flex;gap:8px;padding:10px;border-top:1px solid #e5e7eb;background:#fff}" +
 		".input{flex:1;min-width:0;font:inherit;font-size:16px;padding:10px 12px;border:1px solid #d1d5db;border-radius:10px}" +
-		".send{font:inherit;font-weight:600;padding:0 16px;border:0;border-radius:10px;background:#2563eb;color:#fff;cursor:pointer}" +
+		".send{font:inherit;font-weight:600;padding:0 16px;border:0;border-radius:10px;background:var(--accent);color:var(--ink);cursor:pointer}" +
+		".left .bubble{right:auto;left:20px}.left .floating{right:auto;left:20px}" +
+		".suggest{display:flex;flex-wrap:wrap;gap:6px;align-self:flex-start;max-width:95%}" +
+		".chip{font:inherit;font-size:14px;padding:5px 12px;border-radius:999px;border:1px solid var(--accent);background:#fff;color:#111827;cursor:pointer;text-align:left}" +
+		".chip:focus-visible{outline:3px solid #93c5fd;outline-offset:2px}" +
 		".send:disabled{opacity:.5;cursor:default}" +
 		".note{padding:0 12px 8px;font-size:12px;color:#6b7280;text-align:center;background:#fff}" +
-		"@media (max-width:480px){.floating{right:0;bottom:0;width:100vw;height:100%;border-radius:0}" +
-		".bubble{right:16px;bottom:16px}.open .bubble{display:none}}";
+		"@media (max-width:480px){.floating,.left .floating{right:0;left:0;bottom:0;width:100vw;height:100%;border-radius:0}" +
+		".bubble{right:16px;bottom:16px}.left .bubble{right:auto;left:16px}.open .bubble{display:none}}";
 
 	function el(tag, className, text) {
 		var node = document.createElement(tag);
@@ -117,6 +124,11 @@
 		}
 	}
 
+	/** `#rrggbb` from the server, or null: only a plain hex colour reaches the style. */
+	function hexColor(value) {
+		return typeof value === "string" && /^#[0-9a-fA-F]{6}$/.test(value) ? value : null;
+	}
+
 	function start(info) {
 		var t = COPY[info.locale === "es" ? "es" : "en"];
 		var conversationId = null;
@@ -130,6 +142,9 @@
 		shadow.appendChild(style);
 		var root = el("div", pageMode ? "root full" : "root");
 		root.setAttribute("lang", info.locale === "es" ? "es" : "en");
+		if (hexColor(info.accent_color)) root.style.setProperty("--accent", info.accent_color);
+		if (hexColor(info.accent_text_color)) root.style.setProperty("--ink", info.accent_text_color);
+		if (info.position === "left") root.classList.add("left");
 		shadow.appendChild(root);
 
 		var panel = el("section", "panel " + (pageMode ? "page" : "floating"));
@@ -263,7 +278,7 @@
 			var answer = addMessage("bot pending", "");
 			beacon("message_sent");
 			try {
-				var body = { message: question };
+				var body = { message: question, channel: pageMode ? "link" : "widget" };
 				if (conversationId) body.conversation_id = conversationId;
 				var response = await fetch(api + "/messages", {
 					method: "POST",
@@ -299,6 +314,21 @@
 
 		addMessage("bot", info.greeting);
 		if (!info.can_answer) log.appendChild(el("div", "notice", t.learning));
+		var suggestions = Array.isArray(info.suggested_questions) ? info.suggested_questions.slice(0, 4) : [];
+		if (suggestions.length) {
+			var suggest = el("div", "suggest");
+			suggestions.forEach(function (question) {
+				var chip = el("button", "chip", question);
+				chip.type = "button";
+				chip.addEventListener("click", function () {
+					if (busy) return;
+					suggest.remove();
+					ask(String(question));
+				});
+				suggest.appendChild(chip);
+			});
+			log.appendChild(suggest);
+		}
 
 		if (pageMode) {
 			beacon("widget_opened");

@@ -23,7 +23,11 @@ import { EmbeddedVectorIndex } from "../lib/retrieval/embedded-index";
 import { bm25Idf, SparseVector } from "../lib/retrieval/sparse";
 import type { IndexedChunk, IndexQuery } from "../lib/retrieval/vector-index";
 import { vectorizeChunks, vectorizeQuery } from "../lib/retrieval/vectorize";
-import { prng } from "./prng";
+import { extractiveAnswer } from "../lib/answer/extractive";
+import { lexiconFor } from "../lib/answer/lexicon";
+import { questionQuery, RETRIEVE_LIMIT } from "../lib/answer/retrieval-query";
+import { extractiveAnswer as baselineAnswer } from "./answers/baseline-extractive";
+import { prng } from "../lib/random/prng";
 import { printMarkdownTable, runStandalone } from "./table";
 
 export interface BenchRow {
@@ -193,6 +197,26 @@ async function measureSize(size: number, queryCount: number, limit: number): Pro
 				hits.every((hit, i) => Math.abs(hit.score - expected[i].score) <= 1e-9 * Math.max(1, expected[i].score));
 			if (same) agree++;
 		}
+		// A whole question as the chat service answers it (query with context, 16 chunks, passage
+		// answer with the word vectors) beside the answerer before issue 12 (plain query, 8 chunks).
+		const lexicon = lexiconFor("en");
+		const answerTimes: number[] = [];
+		const oldAnswerTimes: number[] = [];
+		for (const [q, question] of questions(chunks, queryCount + 10, 11).entries()) {
+			start = process.hrtime.bigint();
+			const hits = await index.search("bench", { sparse: questionQuery(question, [], "en").sparse }, RETRIEVE_LIMIT);
+			extractiveAnswer({ question, locale: "en", hits, ...lexicon });
+			const answerTime = elapsedMs(start);
+			start = process.hrtime.bigint();
+			const oldHits = await index.search("bench", await vectorizeQuery(question, { locale: "en" }), 8);
+			baselineAnswer({ question, locale: "en", hits: oldHits });
+			const oldTime = elapsedMs(start);
+			if (q < 10) continue;
+			answerTimes.push(answerTime);
+			oldAnswerTimes.push(oldTime);
+		}
+		answerTimes.sort((a, b) => a - b);
+		oldAnswerTimes.sort((a, b) => a - b);
 		await index.close();
 		indexTimes.sort((a, b) => a - b);
 		bruteTimes.sort((a, b) => a - b);
@@ -201,7 +225,9 @@ async function measureSize(size: number, queryCount: number, limit: number): Pro
 			{ chunks: size, metric: "vectorise (tokenise, stem, BM25)", unit: "chunks/s", value: size / (vectorizeMs / 1000), baseline: size / (vectorizeMs / 1000), note: "shared by both" },
 			{ chunks: size, metric: "index (upsert + activate)", unit: "chunks/s", value: size / (indexMs / 1000), baseline: size / (bruteIndexMs / 1000), note: "baseline keeps vectors in memory only" },
 			{ chunks: size, metric: "query p50", unit: "ms", value: percentile(indexTimes, 50), baseline: percentile(bruteTimes, 50), note: agreement },
-			{ chunks: size, metric: "query p95", unit: "ms", value: percentile(indexTimes, 95), baseline: percentile(bruteTimes, 95) }
+			{ chunks: size, metric: "query p95", unit: "ms", value: percentile(indexTimes, 95), baseline: percentile(bruteTimes, 95) },
+			{ chunks: size, metric: "question answered p50", unit: "ms", value: percentile(answerTimes, 50), baseline: percentile(oldAnswerTimes, 50), note: "query + search + extractive answer; baseline = answerer before issue 12" },
+			{ chunks: size, metric: "question answered p95", unit: "ms", value: percentile(answerTimes, 95), baseline: percentile(oldAnswerTimes, 95) }
 		];
 	} finally {
 		fs.rmSync(dir, { recursive: true, force: true });

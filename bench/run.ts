@@ -1,9 +1,11 @@
 /**
  * `npm run bench`: every benchmark in turn, each printing its table beside the baseline it measured
- * in the same run. A benchmark file that is not there (yet) is skipped with a note.
+ * in the same run; `npm run bench -- gateway chat` (or `BENCH=gateway,chat`) runs the named ones only. A benchmark file that
+ * is not there (yet) is skipped with a note.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
+import * as answers from "./answers.bench";
 import * as retrieval from "./retrieval.bench";
 import * as training from "./training.bench";
 
@@ -36,10 +38,25 @@ async function section(title: string, bench: BenchModule | undefined): Promise<v
 	console.log(`\n(${((Date.now() - started) / 1000).toFixed(1)} s)`);
 }
 
+/** Each section by the name `npm run bench -- <name> [name…]` (or `BENCH=a,b`) selects; no name runs them all. */
+const SECTIONS: Array<{ name: string; title: string; load: () => Promise<BenchModule | undefined> }> = [
+	{ name: "training", title: "Training: train call to ready", load: async () => training as unknown as BenchModule },
+	{ name: "retrieval", title: "Retrieval: embedded index", load: async () => retrieval as unknown as BenchModule },
+	{ name: "answers", title: "Answer quality: dev set, baseline beside the new answerer", load: async () => answers as unknown as BenchModule },
+	{ name: "answers-e2e", title: "Answer quality end to end: crawled, trained, asked over HTTP", load: () => optional("answers-e2e.bench.ts") },
+	{ name: "gateway", title: "Public hot paths under load, beside bare node and the MCP SDK", load: () => optional("gateway.bench.ts") },
+	{ name: "chat", title: "Chat API at 10,000 indexed chunks: HTTP, over NATS, and the answer function called directly", load: () => optional("chat.bench.ts") },
+	{ name: "memory", title: "Memory: idle process, and a million client addresses on a rate-limited route", load: () => optional("memory.bench.ts") },
+	{ name: "question-groups", title: "Improve page: grouping alike questions", load: () => optional("question-groups.bench.ts") }
+];
+
 async function main(): Promise<void> {
-	await section("Training: train call to ready", training as unknown as BenchModule);
-	await section("Retrieval: embedded index", retrieval as unknown as BenchModule);
-	await section("MCP tool server", await optional("mcp.bench.ts"));
+	const wanted = [...process.argv.slice(2), ...(process.env.BENCH ?? "").split(",")].map(name => name.trim()).filter(Boolean);
+	const unknown = wanted.filter(name => !SECTIONS.some(s => s.name === name));
+	if (unknown.length > 0) throw new Error(`No benchmark named ${unknown.join(", ")}; choose from ${SECTIONS.map(s => s.name).join(", ")}.`);
+	for (const { name, title, load } of SECTIONS) {
+		if (wanted.length === 0 || wanted.includes(name)) await section(title, await load());
+	}
 }
 
 main().catch(err => {

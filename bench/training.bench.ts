@@ -26,7 +26,7 @@ import { EmbeddedVectorIndex } from "../lib/retrieval/embedded-index";
 import { vectorizeChunks } from "../lib/retrieval/vectorize";
 import { chunkSourcesOf } from "../lib/training/sources";
 import { startApp } from "../test/helpers/app";
-import { prng } from "./prng";
+import { prng } from "../lib/random/prng";
 import { printMarkdownTable, runStandalone } from "./table";
 
 export interface TrainingBenchRow {

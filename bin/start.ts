@@ -6,6 +6,7 @@ import { ServiceBroker } from "moleculer";
 import { ConfigError, loadConfig } from "../config";
 import { brokerOptions } from "../moleculer.config";
 import { selectServices } from "../services";
+import { startProcessOps } from "../services/ops/process-ops";
 
 async function main(): Promise<void> {
 	let config;
@@ -24,11 +25,10 @@ async function main(): Promise<void> {
 	// of its own unless SERVICES names some. Without a transporter it runs them all, to be useful.
 	const joinOnly = repl && config.transporter !== undefined && config.services.length === 0;
 	if (!joinOnly) for (const schema of selectServices(config)) broker.createService(schema);
-	const shutdown = () => {
-		broker.stop().finally(() => process.exit(0));
-	};
-	process.once("SIGINT", shutdown);
-	process.once("SIGTERM", shutdown);
+	// Probes answer from the start (not ready until the broker has started); a stop signal drains.
+	const ops = await startProcessOps(broker, config);
+	process.once("SIGINT", () => ops.drainAndExit("SIGINT"));
+	process.once("SIGTERM", () => ops.drainAndExit("SIGTERM"));
 	await broker.start();
 	if (repl) await broker.repl();
 }

@@ -6,6 +6,9 @@
  * message instead of failing on the first request. Everything else receives the config object.
  */
 import * as path from "node:path";
+import type { OpenAiCompatibleEndpoint } from "../lib/ai/openai-compatible";
+import { BillingOptions, PAID_PLANS } from "../lib/billing/options";
+import type { S3StoreOptions } from "../lib/storage/s3-store";
 
 export class ConfigError extends Error {
 	constructor(
@@ -17,20 +20,10 @@ export class ConfigError extends Error {
 	}
 }
 
-export interface S3Config {
-	endpoint: string | undefined;
-	region: string;
-	bucket: string;
-	accessKeyId: string;
-	secretAccessKey: string;
-	forcePathStyle: boolean;
-}
+/** S3-compatible object storage: the options lib/storage takes. */
+export type S3Config = S3StoreOptions;
 
-export interface OpenAiCompatibleEndpoint {
-	url: string;
-	model: string;
-	apiKey: string | undefined;
-}
+export type { OpenAiCompatibleEndpoint } from "../lib/ai/openai-compatible";
 
 export interface AppConfig {
 	/** HTTP port of the gateway; 0 picks a free port (tests). */
@@ -73,6 +66,8 @@ export interface AppConfig {
 		ttlHours: number;
 		/** Concurrent live demo sessions before creation answers 503 global_cap. */
 		globalCap: number;
+		/** Live demo sessions one client network (IPv4 address, IPv6 /64) may hold before 429 network_cap. */
+		networkCap: number;
 	};
 	/** Origins allowed to call /mcp from a browser; empty allows only same-origin and no-Origin calls. */
 	mcpAllowedOrigins: string[];
@@ -80,14 +75,68 @@ export interface AppConfig {
 	janitorIntervalMinutes: number;
 	/** Where developers write to; published in the API index and the OpenAPI document when set. */
 	contactEmail: string | undefined;
+	channels: ChannelsConfig;
+	/**
+	 * Stripe billing; undefined without STRIPE_SECRET_KEY: the Billing page then says billing is off
+	 * and POST /webhooks/stripe answers 404.
+	 */
+	billing: BillingOptions | undefined;
+	/** Probes and metrics: the operations port, drain timings, how fast a dead node is noticed. */
+	ops: OpsConfig;
+	/** JetStream streams behind the durable job channels (only with TRANSPORTER). */
+	jetstream: JetStreamConfig;
+}
+
+/** How a process is watched and stopped (see docs/en/guides/deploy.md). */
+export interface OpsConfig {
+	/** Port of the probe and metrics server (/livez, /readyz, /metrics); undefined: not served. */
+	port: number | undefined;
+	/** Seconds between SIGTERM and closing the HTTP listener, while readiness already fails (load balancers catch up). */
+	drainDelaySeconds: number;
+	/** Longest the whole drain may take before the process exits anyway; keep it below the grace period. */
+	drainTimeoutSeconds: number;
+	/** Seconds between heartbeats on the bus. */
+	heartbeatIntervalSeconds: number;
+	/** A node silent this long is taken as dead: calls waiting on it fail at once, new ones go elsewhere. */
+	heartbeatTimeoutSeconds: number;
+}
+
+export interface JetStreamConfig {
+	/** Copies of each stream across the NATS cluster (3 in a highly available cluster). */
+	replicas: number;
+	/** Oldest message a stream keeps, in hours. */
+	maxAgeHours: number;
+	/** Largest size of one stream, in megabytes; the oldest messages go first. */
+	maxMegabytes: number;
+}
+
+/** Messaging channels (Telegram, Crisp): provider base URLs, the credentials key, human handoff. */
+export interface ChannelsConfig {
+	/** Base URL of the Telegram Bot API, without a trailing slash. */
+	telegramApiUrl: string;
+	/** Base URL of the Crisp REST API, without a trailing slash. */
+	crispApiUrl: string;
+	/**
+	 * CHANNELS_KEY, as base64: 32 bytes that encrypt the provider credentials the service stores (bot
+	 * tokens, plugin keys, hook secrets). Undefined: one is generated and kept under DATA_DIR, which
+	 * only works while one machine holds the documents (refused with MONGO_URI; lib/channels/secret-box.ts).
+	 * A string, not a Buffer: the configuration is deep-frozen, and typed arrays cannot be.
+	 */
+	key: string | undefined;
+	/** Seconds the bot stays quiet in a Crisp conversation after a human operator wrote in it. */
+	handoffQuietSeconds: number;
 }
 
 type Env = Record<string, string | undefined>;
+
+/** The placeholder the example Secret ships with; a deployment that still holds it is refused. */
+const PLACEHOLDER = "CHANGE_ME";
 
 function read(env: Env, name: string): string | undefined {
 	const value = env[name];
 	if (value === undefined) return undefined;
 	const trimmed = value.trim();
+	if (trimmed.includes(PLACEHOLDER)) throw new ConfigError(name, `still holds the placeholder ${PLACEHOLDER} from k8s/secret.example.yaml: set a real value`);
 	return trimmed === "" ? undefined : trimmed;
 }
 
@@ -140,6 +189,19 @@ function email(env: Env, name: string): string | undefined {
 	return raw;
 }
 
+/** 32 bytes written as 64 hexadecimal digits or as base64 / base64url (43 or 44 characters); returned as base64. */
+function key32(env: Env, name: string): string | undefined {
+	const raw = read(env, name);
+	if (raw === undefined) return undefined;
+	let bytes: Buffer | undefined;
+	if (/^[0-9a-fA-F]{64}$/.test(raw)) bytes = Buffer.from(raw, "hex");
+	else if (/^[A-Za-z0-9+/_-]{43}=?$/.test(raw)) bytes = Buffer.from(raw.replace(/-/g, "+").replace(/_/g, "/"), "base64");
+	if (!bytes || bytes.length !== 32) {
+		throw new ConfigError(name, "must be 32 random bytes as 64 hex digits or base64 (generate one with `openssl rand -base64 32`)");
+	}
+	return bytes.toString("base64");
+}
+
 function endpoint(env: Env, prefix: "EMBEDDINGS" | "LLM"): OpenAiCompatibleEndpoint | undefined {
 	const endpointUrl = url(env, `${prefix}_URL`, ["http:", "https:"]);
 	const model = read(env, `${prefix}_MODEL`);
@@ -168,6 +230,62 @@ function s3(env: Env): S3Config | undefined {
 	};
 }
 
+function billing(env: Env): BillingOptions | undefined {
+	const secretKey = read(env, "STRIPE_SECRET_KEY");
+	const webhookSecret = read(env, "STRIPE_WEBHOOK_SECRET");
+	if (secretKey === undefined) {
+		if (webhookSecret !== undefined) throw new ConfigError("STRIPE_SECRET_KEY", "is required when STRIPE_WEBHOOK_SECRET is set");
+		return undefined;
+	}
+	if (webhookSecret === undefined) throw new ConfigError("STRIPE_WEBHOOK_SECRET", "is required when STRIPE_SECRET_KEY is set (the webhook's signing secret, whsec_...)");
+	const prices: BillingOptions["prices"] = {};
+	for (const plan of PAID_PLANS) {
+		const name = `STRIPE_PRICE_${plan.toUpperCase()}`;
+		const priceId = read(env, name);
+		const label = read(env, `PRICE_LABEL_${plan.toUpperCase()}`);
+		if (priceId === undefined) continue;
+		// A product id (prod_...) here is a common slip: Checkout needs the price.
+		if (!/^price_[A-Za-z0-9_]+$/.test(priceId)) throw new ConfigError(name, `must be a Stripe price id (price_...), got "${priceId}"`);
+		prices[plan] = { priceId, label };
+	}
+	if (Object.keys(prices).length === 0) throw new ConfigError("STRIPE_PRICE_PRO", "or STRIPE_PRICE_BUSINESS is required when STRIPE_SECRET_KEY is set");
+	return { secretKey, webhookSecret, apiUrl: url(env, "STRIPE_API_URL", ["http:", "https:"]), prices, graceDays: int(env, "BILLING_GRACE_DAYS", 7, 0, 60) };
+}
+
+function ops(env: Env): OpsConfig {
+	const heartbeatIntervalSeconds = int(env, "HEARTBEAT_INTERVAL_SECONDS", 1, 1, 60);
+	const heartbeatTimeoutSeconds = int(env, "HEARTBEAT_TIMEOUT_SECONDS", 3, 2, 300);
+	if (heartbeatTimeoutSeconds <= heartbeatIntervalSeconds) {
+		throw new ConfigError("HEARTBEAT_TIMEOUT_SECONDS", `must be longer than HEARTBEAT_INTERVAL_SECONDS (${heartbeatIntervalSeconds})`);
+	}
+	return {
+		port: read(env, "OPS_PORT") === undefined ? undefined : int(env, "OPS_PORT", 0, 0, 65535),
+		drainDelaySeconds: int(env, "DRAIN_DELAY_SECONDS", 0, 0, 120),
+		drainTimeoutSeconds: int(env, "DRAIN_TIMEOUT_SECONDS", 25, 1, 600),
+		heartbeatIntervalSeconds,
+		heartbeatTimeoutSeconds
+	};
+}
+
+/**
+ * Services spread over processes (TRANSPORTER) each keep their embedded stores on their own disk:
+ * documents, vectors and files would silently split between pods and vanish with them. Refused
+ * unless SINGLE_MACHINE=true says every process shares one disk (the README's NATS example).
+ */
+function refuseSilentEmbeddedStores(env: Env, config: AppConfig): void {
+	if (config.transporter === undefined || bool(env, "SINGLE_MACHINE", false)) return;
+	const missing = [
+		config.mongoUri === undefined ? "MONGO_URI" : undefined,
+		config.qdrant === undefined ? "QDRANT_URL" : undefined,
+		config.s3 === undefined ? "S3_BUCKET" : undefined
+	].filter((name): name is string => name !== undefined);
+	if (missing.length === 0) return;
+	throw new ConfigError(
+		missing[0],
+		`is required when TRANSPORTER is set (missing: ${missing.join(", ")}): without it each process would keep its own embedded store. Set SINGLE_MACHINE=true if every process runs on one machine with one DATA_DIR.`
+	);
+}
+
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace"] as const;
 
 export const KNOWN_SERVICES = [
@@ -183,7 +301,9 @@ export const KNOWN_SERVICES = [
 	"vectors",
 	"chat",
 	"discovery",
-	"janitor"
+	"janitor",
+	"channels",
+	"billing"
 ] as const;
 
 /** Builds and validates the configuration from an environment (defaults to `process.env`). */
@@ -238,12 +358,27 @@ export function loadConfig(env: Env = process.env): Readonly<AppConfig> {
 		llm: endpoint(env, "LLM"),
 		demo: {
 			ttlHours: int(env, "DEMO_TTL_HOURS", 72, 1, 24 * 90),
-			globalCap: int(env, "DEMO_GLOBAL_CAP", 10000, 1, 10_000_000)
+			globalCap: int(env, "DEMO_GLOBAL_CAP", 10000, 1, 10_000_000),
+			networkCap: int(env, "DEMO_NETWORK_CAP", 20, 1, 10_000_000)
 		},
 		mcpAllowedOrigins: list(env, "MCP_ALLOWED_ORIGINS"),
 		janitorIntervalMinutes: int(env, "JANITOR_INTERVAL_MINUTES", 15, 1, 24 * 60),
-		contactEmail: email(env, "CONTACT_EMAIL")
+		contactEmail: email(env, "CONTACT_EMAIL"),
+		channels: {
+			telegramApiUrl: (url(env, "TELEGRAM_API_URL", ["http:", "https:"]) ?? "https://api.telegram.org").replace(/\/+$/, ""),
+			crispApiUrl: (url(env, "CRISP_API_URL", ["http:", "https:"]) ?? "https://api.crisp.chat").replace(/\/+$/, ""),
+			key: key32(env, "CHANNELS_KEY"),
+			handoffQuietSeconds: int(env, "CRISP_HANDOFF_QUIET_SECONDS", 1800, 0, 7 * 24 * 3600)
+		},
+		billing: billing(env),
+		ops: ops(env),
+		jetstream: {
+			replicas: int(env, "JETSTREAM_REPLICAS", 1, 1, 5),
+			maxAgeHours: int(env, "JETSTREAM_MAX_AGE_HOURS", 24 * 7, 1, 24 * 365),
+			maxMegabytes: int(env, "JETSTREAM_MAX_MB", 1024, 1, 1024 * 1024)
+		}
 	};
+	refuseSilentEmbeddedStores(env, config);
 	return deepFreeze(config);
 }
 

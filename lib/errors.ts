@@ -18,12 +18,18 @@ export const ERROR_CODES = {
 	file_type: { status: 422, hint: "Upload one of: PDF, DOCX, DOC, plain text or Markdown." },
 	file_size: { status: 422, hint: "Upload a file of at most 10,000,000 bytes." },
 	message_cap: { status: 422, hint: "This chatbot has answered all the messages its plan allows; create a new demo or claim the chatbot." },
+	chatbot_paused: { status: 422, hint: "The chatbot's account holds more chatbots than its plan allows; its owner chooses which ones answer on the Billing page, or moves to a larger plan." },
 	global_cap: { status: 503, hint: "The pool of concurrent demos is full; retry in a few minutes." },
+	network_cap: { status: 429, hint: "Your network already has the most live demos it may hold; reuse one of them, or retry after Retry-After seconds." },
 	rate_limited: { status: 429, hint: "Wait for the number of seconds in Retry-After, then retry." },
 	not_found: { status: 404, hint: "Check the path; GET /api lists every endpoint." },
 	invalid_json: { status: 400, hint: "Send a valid JSON body with Content-Type: application/json." },
+	malformed_request: { status: 400, hint: "The HTTP request itself is malformed (request line or a header); fix the client and send it again." },
+	invalid_signature: { status: 400, hint: "The webhook's signature header is missing, does not match the raw body, or is older than 5 minutes; the sender should sign the exact bytes it sends." },
 	validation_failed: { status: 400, hint: "Fix the fields named in errors.detail and send the request again." },
 	payload_too_large: { status: 413, hint: "Send a smaller request body." },
+	headers_too_large: { status: 431, hint: "Send fewer or shorter headers (all headers together must stay under 16 KB)." },
+	request_timeout: { status: 408, hint: "Send the whole request promptly; retry on a new connection." },
 	unsupported_media_type: { status: 415, hint: "Send the body with the Content-Type the endpoint documents." },
 	method_not_allowed: { status: 405, hint: "Use one of the methods listed in the Allow header." },
 	unauthorized: { status: 401, hint: "Send a valid credential, or none to work anonymously where allowed." },
@@ -52,6 +58,18 @@ export interface ErrorData {
 	retryAfter?: number;
 	/** Extra response headers (for example `Allow`, `WWW-Authenticate`). */
 	headers?: Record<string, string>;
+	/**
+	 * How a page for people shows this error (middlewares/http-reply.middleware.ts): the page's
+	 * title, a message when it should differ from the error's, and where to go next.
+	 */
+	page?: PageNotice;
+}
+
+export interface PageNotice {
+	title: string;
+	message?: string;
+	/** A local path or absolute URL, and its label. */
+	link?: { href: string; label: string };
 }
 
 /**
@@ -63,13 +81,3 @@ export function appError(code: ErrorCode, message: string, data: ErrorData = {})
 	if (status >= 500) return new Errors.MoleculerRetryableError(message, status, code, data);
 	return new Errors.MoleculerClientError(message, status, code, data);
 }
-
-/** Shorthands for the errors raised most often. */
-export const errors = {
-	expired: () => appError("expired", "No live demo session has this id."),
-	notFound: (what = "The requested resource") => appError("not_found", `${what} was not found.`),
-	validation: (detail: string, fields: ErrorData["fields"] = []) =>
-		appError("validation_failed", "The request parameters are not valid.", { detail, fields }),
-	capExceeded: (code: "url_cap" | "file_cap" | "char_cap", message: string) => appError(code, message),
-	empty: (message = "No readable text was found.") => appError("empty", message)
-};

@@ -12,8 +12,8 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import type { ServiceSchema } from "moleculer";
 import DbService from "moleculer-db";
-import MongooseAdapter from "moleculer-db-adapter-mongoose";
-import mongoose from "mongoose";
+import type MongooseAdapterClass from "moleculer-db-adapter-mongoose";
+import type { Mongoose } from "mongoose";
 import type { AppConfig } from "../config";
 
 const CRUD_ACTIONS = ["find", "count", "list", "create", "insert", "get", "update", "remove"] as const;
@@ -32,6 +32,9 @@ interface MoleculerDbAdapter {
 	connect(): Promise<void>;
 	disconnect(): Promise<void>;
 }
+
+/** The datafiles hold every document: readable by the service's user only, like DATA_DIR itself. */
+const NEDB_MODES = { fileMode: 0o600, dirMode: 0o700 };
 
 /** NeDB's datafile is append-only; rewriting it this often keeps it the size of its documents. */
 const NEDB_COMPACTION_MS = 10 * 60_000;
@@ -100,13 +103,16 @@ export class DocumentCollection<T extends { _id: string }> {
 function createAdapter(config: Readonly<AppConfig>, collection: string): MoleculerDbAdapter {
 	if (config.mongoUri) {
 		// `strict: false`: documents are shaped by the owning service; `_id` is our own string id.
+		// Loaded only when configured: mongoose and the MongoDB driver hold some 50 MB once required.
+		const mongoose = require("mongoose") as Mongoose;
+		const MongooseAdapter = require("moleculer-db-adapter-mongoose") as typeof MongooseAdapterClass;
 		const schema = new mongoose.Schema({ _id: String }, { strict: false, versionKey: false, collection, minimize: false });
 		const adapter = new MongooseAdapter(config.mongoUri, { serverSelectionTimeoutMS: 5000 }) as unknown as MoleculerDbAdapter & { model?: unknown };
 		adapter.model = mongoose.models[collection] ?? mongoose.model(collection, schema);
 		return adapter;
 	}
-	fs.mkdirSync(config.dataDir, { recursive: true });
-	return new DbService.MemoryAdapter({ filename: path.join(config.dataDir, `${collection}.db`) }) as unknown as MoleculerDbAdapter;
+	fs.mkdirSync(config.dataDir, { recursive: true, mode: NEDB_MODES.dirMode });
+	return new DbService.MemoryAdapter({ filename: path.join(config.dataDir, `${collection}.db`), modes: NEDB_MODES }) as unknown as MoleculerDbAdapter;
 }
 
 /**
@@ -148,9 +154,16 @@ export function createDbMixin(config: Readonly<AppConfig>, collection: string): 
 			health: {
 				visibility: "public",
 				async handler(this: { documents?: DocumentCollection<{ _id: string }> }) {
-					await (this.documents as DocumentCollection<{ _id: string }>).count({});
+					// A lookup by _id touches the store through its index; a count would read every document.
+					await (this.documents as DocumentCollection<{ _id: string }>).findOne({ _id: "health-probe" });
 					return { ok: true };
 				}
+			}
+		},
+		methods: {
+			/** Readiness (services/ops/readiness.ts): the document store answers. */
+			async readinessCheck(this: { documents?: DocumentCollection<{ _id: string }> }) {
+				await (this.documents as DocumentCollection<{ _id: string }>).count({});
 			}
 		},
 		created(this: { adapter?: MoleculerDbAdapter; documents?: DocumentCollection<{ _id: string }> }) {

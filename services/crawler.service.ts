@@ -1,45 +1,39 @@
 /**
  * crawler: reads web pages for chatbots.
  *
- * - `fetchPage` reads one page during the caller's request (demo API, MCP `add_knowledge_url`).
- * - `startSiteCrawl` queues a site crawl within a page budget (MCP `create_chatbot`) as a durable
- *   job: a channel message plus a job document, claimed by one worker, re-sent by `requeueStale`
- *   when its worker died. Each crawled page becomes a `url` source through the chatbots service's
- *   cap gate; the chatbot's `crawl` progress is kept current; training may follow.
+ * - `fetchPage` reads one page during the caller's request (the chatbots service's `addPage`).
+ * - `startSiteCrawl` queues a site crawl within a page budget as a durable job (one per chatbot;
+ *   mixins/durable-job.mixin.ts runs it, survives crashes and gives up on hopeless ones). The
+ *   chatbots service asks for it; the crawl reports facts back — progress, and the end — and each
+ *   crawled page becomes a `url` source through the chatbots service's cap gate. What follows the
+ *   crawl (training) is the chatbots service's decision.
  *
  * One Chromium (launched on first use, only when enabled and installed) and one robots.txt cache
  * serve every fetch of this process.
  */
-import type { Context, Service, ServiceSchema, ServiceSettingSchema } from "moleculer";
+import type { ServiceSchema, ServiceSettingSchema } from "moleculer";
 import type { AppConfig } from "../config";
-import { appError } from "../lib/errors";
-import { newId } from "../lib/chatbots/ids";
-import type { Chatbot, CrawlProgress, Source } from "../lib/chatbots/model";
+import type { Chatbot, CrawlCounts, Source } from "../lib/chatbots/model";
+import { MAX_URL_LENGTH } from "../lib/chatbots/model";
 import { PageRenderer } from "../lib/crawl/browser";
-import { pageFetchClientError } from "../lib/crawl/client-error";
-import { fetchFailure } from "../lib/crawl/fetch-failure";
+import { pageDeadlineMs } from "../lib/crawl/deadline";
+import { crawlPageFailureWords, fetchFailure, pageFetchClientError } from "../lib/failures";
 import { FetchReadableOptions, fetchReadable } from "../lib/crawl/fetch-readable";
 import { RobotsCache } from "../lib/crawl/robots";
 import { CrawledPage, crawlSite, normalizePageUrl } from "../lib/crawl/site-crawl";
 import type { AddressGuardOptions } from "../lib/crawl/ssrf";
-import { claimJob, JobDoc, newJobFields, renewLease, requeueStaleJobs } from "../lib/jobs/durable-job";
-import { createDbMixin, DocumentCollection } from "../mixins/db.mixin";
-import { ChannelSchema, sendToChannel } from "./channels";
+import { appError } from "../lib/errors";
+import type { JobDoc } from "../lib/jobs/durable-job";
+import { DurableJobMethods, DurableJobMixin, DurableJobWorker, JobRun } from "../mixins/durable-job.mixin";
+import type { P } from "./chatbots/types";
 
 export const SITE_CRAWL_CHANNEL = "crawler.site-crawls";
 
-/** A worker that makes no progress for this long is presumed dead (one page takes at most ~2 × CRAWL_TIMEOUT_MS). */
-const LEASE_MS = 3 * 60_000;
-/** A queued crawl nobody claimed for this long has lost its message. */
-const STALE_MS = 5 * 60_000;
-/** A crawl that killed its worker this many times is given up. */
-const MAX_ATTEMPTS = 3;
-
+/** A site crawl, keyed by its chatbot: a chatbot has at most one crawl under way. */
 export interface SiteCrawlJob extends JobDoc {
 	chatbot_id: string;
 	url: string;
 	max_pages: number;
-	then_train: boolean;
 }
 
 export interface FetchPageResult {
@@ -48,53 +42,47 @@ export interface FetchPageResult {
 	text: string;
 }
 
-/** Why a crawl stopped early: the process is shutting down, or the chatbot can take no more pages. */
-class CrawlHalt extends Error {
-	constructor(readonly why: "stopping" | "full") {
-		super(`crawl halted: ${why}`);
-	}
-}
+/** Ends the crawl early: the chatbot can take no more pages. */
+class ChatbotFull extends Error {}
 
 interface Vars {
-	documents?: DocumentCollection<SiteCrawlJob>;
 	renderer: PageRenderer | undefined;
 	robots: RobotsCache;
 	pageOptions: FetchReadableOptions;
 }
 
-interface Methods {
-	jobs(): DocumentCollection<SiteCrawlJob>;
-	runSiteCrawl(jobId: string): Promise<void>;
-	crawlInto(job: SiteCrawlJob, known: Set<string>): Promise<CrawlProgress>;
-	addPage(job: SiteCrawlJob, page: CrawledPage, known: Set<string>): Promise<"added" | "refused" | "full">;
-	setProgress(chatbotId: string, progress: CrawlProgress): Promise<void>;
-}
+type CrawlerMethods = DurableJobWorker<SiteCrawlJob> & {
+	addPage(job: SiteCrawlJob, page: CrawledPage, known: Set<string>): Promise<"added" | { refused: string } | "full">;
+};
 
-type Self = Service<ServiceSettingSchema> & Vars & Methods;
-type C<P> = Context<P, Record<string, unknown>>;
-
-/** Error type of a Moleculer error that crossed the bus (callers branch on it). */
-function errorType(err: unknown): string | undefined {
-	return (err as { type?: string } | null)?.type;
-}
+const errorType = (err: unknown): string | undefined => (err as { type?: string } | null)?.type;
 
 export interface CrawlerServiceOptions {
 	/** DNS and the public-address rule, replaced only by tests that let a loopback site play the internet. */
 	guard?: Pick<AddressGuardOptions, "lookup" | "isAllowedAddress">;
 }
 
-export default function createCrawlerService(
-	config: Readonly<AppConfig>,
-	opts: CrawlerServiceOptions = {}
-): ServiceSchema<ServiceSettingSchema, Methods, Vars> & { channels: Record<string, ChannelSchema<{ job_id: string }, Self>> } {
+export default function createCrawlerService(config: Readonly<AppConfig>, opts: CrawlerServiceOptions = {}): ServiceSchema<ServiceSettingSchema, CrawlerMethods & DurableJobMethods<SiteCrawlJob>, Vars> {
 	const { allowPrivate, timeoutMs, maxBytes, maxRedirects, userAgent } = config.crawl;
 	const crawlOptions = { allowPrivate, timeoutMs, maxBytes, maxRedirects, userAgent, ...opts.guard };
-	// Static fetch and rendering each get CRAWL_TIMEOUT_MS; the whole page gets both.
-	const pageDeadlineMs = 2 * timeoutMs;
+	const pageDeadline = pageDeadlineMs(timeoutMs);
 
 	return {
 		name: "crawler",
-		mixins: [createDbMixin(config, "crawl_jobs") as ServiceSchema],
+		mixins: [
+			DurableJobMixin<SiteCrawlJob>(config, {
+				collection: "crawl_jobs",
+				channel: SITE_CRAWL_CHANNEL,
+				group: "crawler",
+				// Two crawls at once per node: each may hold a Chromium page.
+				maxInFlight: 2,
+				leaseMs: 30_000,
+				staleMs: 5 * 60_000,
+				maxAttempts: 3,
+				// Every page may take its whole deadline, failed attempts included (three per budgeted page).
+				maxRunMs: job => 3 * job.max_pages * pageDeadline + 60_000
+			}) as ServiceSchema
+		],
 
 		created() {
 			const renderer = new PageRenderer({ executablePath: config.crawl.chromiumPath });
@@ -115,11 +103,11 @@ export default function createCrawlerService(
 			 * URL that is not http(s).
 			 */
 			fetchPage: {
-				params: { url: "string|min:1|max:4096" },
-				async handler(ctx: C<{ url: string }>): Promise<FetchPageResult> {
+				params: { url: { type: "string", min: 1, max: MAX_URL_LENGTH } },
+				async handler(ctx: P<{ url: string }>): Promise<FetchPageResult> {
 					let timer: NodeJS.Timeout | undefined;
 					const deadline = new Promise<never>((_, reject) => {
-						timer = setTimeout(() => reject(fetchFailure("timeout", `The page did not load within ${pageDeadlineMs} ms.`, { url: ctx.params.url })), pageDeadlineMs);
+						timer = setTimeout(() => reject(fetchFailure("timeout", `The page did not load within ${pageDeadline} ms.`, { url: ctx.params.url })), pageDeadline);
 					});
 					const work = fetchReadable(ctx.params.url, this.pageOptions);
 					work.catch(() => undefined); // a fetch that loses the race ends on its own time limits
@@ -135,18 +123,13 @@ export default function createCrawlerService(
 			},
 
 			/**
-			 * Queues a crawl of `url`'s site (same origin, breadth first, sitemap.xml) of at most
-			 * `max_pages` pages into the chatbot; answers at once. With `then_train`, training starts
-			 * when the crawl ends. Throws 400 `validation_failed` for a URL that is not http(s).
+			 * Queues the crawl of `url`'s site (same origin, breadth first, sitemap.xml) into the chatbot,
+			 * at most `max_pages` pages; answers at once. Idempotent per chatbot: a crawl already under
+			 * way is kept. Throws 400 `validation_failed` for a URL that is not http(s).
 			 */
 			startSiteCrawl: {
-				params: {
-					chatbot_id: "string|min:1",
-					url: "string|min:1|max:4096",
-					max_pages: "number|integer|min:1|max:1000",
-					then_train: { type: "boolean", optional: true, default: false }
-				},
-				async handler(ctx: C<{ chatbot_id: string; url: string; max_pages: number; then_train: boolean }>) {
+				params: { chatbot_id: "string|min:1", url: { type: "string", min: 1, max: MAX_URL_LENGTH }, max_pages: "number|integer|min:1|max:100000" },
+				async handler(ctx: P<{ chatbot_id: string; url: string; max_pages: number }>) {
 					const url = normalizePageUrl(ctx.params.url);
 					if (!url) {
 						throw appError("validation_failed", "The URL cannot be crawled.", {
@@ -154,117 +137,62 @@ export default function createCrawlerService(
 							fields: [{ field: "url", message: "must be an absolute http or https URL" }]
 						});
 					}
-					const job: SiteCrawlJob = {
-						_id: newId(),
-						...newJobFields(Date.now()),
-						chatbot_id: ctx.params.chatbot_id,
-						url,
-						max_pages: ctx.params.max_pages,
-						then_train: ctx.params.then_train
-					};
-					await this.jobs().insert(job);
-					await sendToChannel(this.broker, SITE_CRAWL_CHANNEL, { job_id: job._id });
+					const job = await this.enqueueJob({ _id: ctx.params.chatbot_id, chatbot_id: ctx.params.chatbot_id, url, max_pages: ctx.params.max_pages });
 					return { queued: true, job_id: job._id };
-				}
-			},
-
-			/** Sends again the crawls whose message was lost or whose worker died. Returns `{ requeued }`. */
-			requeueStale: {
-				visibility: "public",
-				params: { now: "number" },
-				async handler(ctx: C<{ now: number }>) {
-					const requeued = await requeueStaleJobs(this.jobs(), ctx.params.now, STALE_MS, job => sendToChannel(this.broker, SITE_CRAWL_CHANNEL, { job_id: job._id }));
-					return { requeued };
-				}
-			}
-		},
-
-		channels: {
-			[SITE_CRAWL_CHANNEL]: {
-				group: "crawler",
-				// Two crawls at once per node: each may hold a Chromium page.
-				maxInFlight: 2,
-				async handler(payload) {
-					try {
-						await this.runSiteCrawl(payload.job_id);
-					} catch (err) {
-						// The job document keeps the work; its lease runs out and the janitor re-sends it.
-						if (!(err instanceof CrawlHalt)) this.logger.warn(`Site crawl ${payload.job_id} interrupted:`, (err as Error).message);
-					}
 				}
 			}
 		},
 
 		methods: {
-			jobs() {
-				return this.documents as DocumentCollection<SiteCrawlJob>;
-			},
-
-			async runSiteCrawl(jobId) {
-				const claim = claimJob(jobId, Date.now(), LEASE_MS);
-				if ((await this.jobs().update(claim.query, claim.update)) !== 1) return; // done, or held by a live worker
-				const job = (await this.jobs().findOne({ _id: jobId })) as SiteCrawlJob;
-				if (job.attempts > MAX_ATTEMPTS) {
-					this.logger.warn(`Site crawl ${jobId} given up after ${MAX_ATTEMPTS} attempts.`);
-					await this.setProgress(job.chatbot_id, { status: "failed", start_url: job.url, found: 0, crawled: 0, failed: 0 }).catch(() => undefined);
-					await this.jobs().remove({ _id: jobId });
-					return;
-				}
+			async runJob(job: SiteCrawlJob, run: JobRun) {
 				let sources: Source[];
 				try {
 					sources = (await this.broker.call<{ chatbot: Chatbot; sources: Source[] }, object>("chatbots.get", { id: job.chatbot_id })).sources;
 				} catch (err) {
-					if (errorType(err) !== "expired") throw err;
-					await this.jobs().remove({ _id: jobId }); // the chatbot is gone; nothing to crawl into
-					return;
+					if (errorType(err) === "expired") return; // the chatbot is gone; nothing to crawl into
+					throw err;
 				}
 				// A re-run after a crash skips pages the first run already added.
 				const known = new Set(sources.filter(s => s.kind === "url" && s.url).map(s => s.url as string));
-				const progress = await this.crawlInto(job, known);
-				progress.status = progress.crawled > 0 ? "done" : "failed";
-				await this.setProgress(job.chatbot_id, progress);
-				await this.jobs().remove({ _id: jobId });
-				if (job.then_train) {
-					try {
-						await this.broker.call("trainer.start", { chatbot_id: job.chatbot_id });
-					} catch (err) {
-						// The pages are stored; the chatbot stays queued and can be trained later.
-						this.logger.info(`Training after site crawl of ${job.chatbot_id} did not start:`, (err as Error).message);
-					}
-				}
-			},
-
-			/** Crawls the job's site into its chatbot; returns the final counts. */
-			async crawlInto(job, known) {
-				const progress: CrawlProgress = { status: "crawling", start_url: job.url, found: 1, crawled: 0, failed: 0 };
-				await this.setProgress(job.chatbot_id, progress);
+				const counts: CrawlCounts = { found: 1, crawled: 0, failed: 0 };
+				await this.broker.call("chatbots.crawlProgress", { id: job.chatbot_id, ...counts });
 				try {
 					await crawlSite(job.url, {
 						...this.pageOptions,
 						maxPages: job.max_pages,
-						onPage: async (page, counts) => {
-							if (this.broker.stopping) throw new CrawlHalt("stopping");
-							progress.found = counts.found;
-							const outcome = page.status === "crawled" ? await this.addPage(job, page, known) : "refused";
-							if (outcome === "added") progress.crawled++;
-							else progress.failed++;
-							await this.setProgress(job.chatbot_id, progress);
-							const renew = renewLease(job._id, Date.now(), LEASE_MS);
-							await this.jobs().update(renew.query, renew.update);
-							if (outcome === "full") throw new CrawlHalt("full");
+						onPage: async (page, progress) => {
+							run.checkpoint();
+							counts.found = progress.found;
+							const outcome = page.status === "crawled" ? await this.addPage(job, page, known) : { refused: crawlPageFailureWords(page.reason) };
+							let failure: { url: string; reason: string } | undefined;
+							if (outcome === "added") counts.crawled++;
+							else {
+								counts.failed++;
+								failure = { url: page.url, reason: outcome === "full" ? "The chatbot has no room for more pages." : outcome.refused };
+							}
+							await this.broker.call("chatbots.crawlProgress", { id: job.chatbot_id, ...counts, ...(failure ? { failure } : {}) });
+							if (outcome === "full") throw new ChatbotFull();
 						}
 					});
 				} catch (err) {
-					if (!(err instanceof CrawlHalt) || err.why === "stopping") throw err;
+					if (!(err instanceof ChatbotFull)) throw err;
 				}
-				return progress;
+				await this.broker.call("chatbots.crawlFinished", { id: job.chatbot_id, ...counts });
+			},
+
+			async giveUpJob(job: SiteCrawlJob, reason: string) {
+				this.logger.warn(`Site crawl of chatbot ${job.chatbot_id} given up: ${reason}`);
+				const { chatbot } = await this.broker.call<{ chatbot: Chatbot }, object>("chatbots.get", { id: job.chatbot_id, with_sources: false }).catch(() => ({ chatbot: null as Chatbot | null }));
+				if (!chatbot) return;
+				const { found, crawled, failed } = chatbot.crawl;
+				await this.broker.call("chatbots.crawlFinished", { id: job.chatbot_id, found, crawled, failed });
 			},
 
 			/**
 			 * Adds one crawled page as a ready `url` source. A page the chatbot already has counts as
-			 * added; one refused by a cap is reported failed ("full" when no further page can fit).
+			 * added; one refused by a cap is reported failed with the reason ("full" when no further page can fit).
 			 */
-			async addPage(job, page, known) {
+			async addPage(job: SiteCrawlJob, page: CrawledPage, known: Set<string>) {
 				if (known.has(page.url)) return "added";
 				try {
 					await this.broker.call("chatbots.addSource", { id: job.chatbot_id, kind: "url", status: "ready", url: page.url, title: page.title || null, text: page.text ?? "" });
@@ -273,13 +201,10 @@ export default function createCrawlerService(
 				} catch (err) {
 					const type = errorType(err);
 					if (type === "url_cap" || type === "expired") return "full";
-					if (type === "char_cap" || type === "empty") return "refused";
+					if (type === "char_cap") return { refused: "Its text would pass the chatbot's training characters." };
+					if (type === "empty" || type === "VALIDATION_ERROR") return { refused: "It has no readable text." };
 					throw err;
 				}
-			},
-
-			async setProgress(chatbotId, progress) {
-				await this.broker.call("chatbots.setCrawl", { id: chatbotId, crawl: { ...progress } });
 			}
 		}
 	};

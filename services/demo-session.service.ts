@@ -6,17 +6,22 @@
 import type { Context, ServiceSchema, ServiceSettingSchema } from "moleculer";
 import type { AppConfig } from "../config";
 import { appError } from "../lib/errors";
-import { hashToken, newId, newToken } from "../lib/chatbots/ids";
-import { ACCEPTED_UPLOAD_TYPES, Chatbot, DEMO_LIMITS, MAX_UPLOAD_BYTES, Source, UPLOAD_URL_TTL_SECONDS } from "../lib/chatbots/model";
+import { hashToken, newToken } from "../lib/accounts/tokens";
+import { Chatbot, DEMO_LIMITS, MAX_URL_LENGTH, Source } from "../lib/chatbots/model";
+import { pageCallTimeoutMs } from "../lib/crawl/deadline";
 import { demoSessionView } from "../lib/chatbots/views";
-import { isWellFormedKey, storageKey } from "../lib/storage/object-store";
-import { createDbMixin, DocumentCollection } from "../mixins/db.mixin";
+import { isWellFormedKey } from "../lib/storage/object-store";
+import { DemoPool, PoolCounter } from "../lib/demo/pool";
+import { createDbMixin, DocumentCollection, openCollection } from "../mixins/db.mixin";
+import { attachUpload, issueUpload } from "./uploads";
 import { call } from "./call";
 
 interface DemoSessionDoc {
 	/** SHA-256 of the session id. */
 	_id: string;
 	chatbot_id: string;
+	/** The creator's client network (an IPv4 address or IPv6 /64), for the per-network bound; absent for internal callers. */
+	network?: string | null;
 	created_at: number;
 	expires_at: number;
 }
@@ -24,24 +29,43 @@ interface DemoSessionDoc {
 interface Vars {
 	documents?: DocumentCollection<DemoSessionDoc>;
 	now: () => number;
+	pool: DemoPool;
+	closePool?: () => Promise<void>;
 }
 
 interface Methods {
 	resolve(ctx: Context<unknown, Record<string, unknown>>, sessionId: string): Promise<{ session: DemoSessionDoc; chatbot: Chatbot; sources: Source[] }>;
 	view(ctx: Context<unknown, Record<string, unknown>>, sessionId: string): Promise<{ ok: true; demo: ReturnType<typeof demoSessionView> }>;
 	sessions(): DocumentCollection<DemoSessionDoc>;
+	secondsUntilNetworkSlot(network: string): Promise<number>;
 }
 
 type C<P> = Context<P, Record<string, unknown>>;
 
+/** Expired sessions removed per round of a purge. */
+const PURGE_BATCH = 500;
+
 export default function createDemoSessionService(config: Readonly<AppConfig>, opts: { now?: () => number } = {}): ServiceSchema<ServiceSettingSchema, Methods, Vars> {
 	const ttlMs = config.demo.ttlHours * 3600_000;
-	const fetchPageTimeoutMs = 2 * config.crawl.timeoutMs + 5_000;
+	const addPageTimeoutMs = pageCallTimeoutMs(config.crawl.timeoutMs, 2);
 	return {
 		name: "demo-session",
 		mixins: [createDbMixin(config, "demo_sessions") as ServiceSchema],
 		created() {
 			this.now = opts.now ?? Date.now;
+		},
+		async started() {
+			const opened = await openCollection<PoolCounter>(config, "demo_pool", this);
+			this.closePool = opened.close;
+			this.pool = new DemoPool(opened.collection, {
+				globalCap: config.demo.globalCap,
+				networkCap: config.demo.networkCap,
+				countSessions: network => this.sessions().count(network === undefined ? {} : { network }),
+				now: () => this.now()
+			});
+		},
+		async stopped() {
+			await this.closePool?.();
 		},
 		methods: {
 			sessions() {
@@ -54,27 +78,46 @@ export default function createDemoSessionService(config: Readonly<AppConfig>, op
 				const { chatbot, sources } = await call<{ chatbot: Chatbot; sources: Source[] }>(ctx, "chatbots.get", { id: session.chatbot_id });
 				return { session, chatbot, sources };
 			},
+			/** Seconds until the oldest live demo of a network expires (a Retry-After for `network_cap`). */
+			async secondsUntilNetworkSlot(network) {
+				const [oldest] = await this.sessions().find({ network, expires_at: { $gt: this.now() } }, { sort: ["expires_at"], limit: 1 });
+				// None live: the expired ones hold their places until the janitor's next sweep.
+				return oldest ? Math.max(1, Math.ceil((oldest.expires_at - this.now()) / 1000)) : config.janitorIntervalMinutes * 60;
+			},
 			async view(ctx, sessionId) {
 				const { chatbot, sources } = await this.resolve(ctx, sessionId);
 				return { ok: true as const, demo: demoSessionView(sessionId, chatbot, sources, config.publicUrl) };
 			}
 		},
 		actions: {
-			/** createDemoSession. Throws `global_cap` when the pool of live demos is full. */
+			/**
+			 * createDemoSession. Reserves a place in the client network's share of live demos
+			 * (`network_cap`, 429) and in the global pool (`global_cap`, 503) before creating anything;
+			 * the places are given back if the creation fails, and when the janitor purges the session.
+			 */
 			create: {
 				params: { locale: { type: "any", optional: true } },
 				async handler(ctx: C<{ locale?: unknown }>) {
 					const now = this.now();
-					// A soft cap: a count, not a reservation, so a burst may pass it by a few sessions.
-					const live = await this.sessions().count({ expires_at: { $gt: now } });
-					if (live >= config.demo.globalCap) {
-						throw appError("global_cap", "The pool of concurrent demos is full.", { retryAfter: 300 });
+					const network = typeof ctx.meta.clientNetwork === "string" ? ctx.meta.clientNetwork : undefined;
+					const reservation = await this.pool.reserve(network);
+					if (!reservation.ok) {
+						if (reservation.refusedBy === "global") throw appError("global_cap", "The pool of concurrent demos is full.", { retryAfter: 300 });
+						throw appError("network_cap", `Your network already has ${config.demo.networkCap} live demo sessions, the most one network may hold.`, {
+							retryAfter: await this.secondsUntilNetworkSlot(network as string)
+						});
 					}
-					const locale = ctx.params.locale === "es" ? "es" : "en";
-					const chatbot = await call<Chatbot>(ctx, "chatbots.create", { kind: "demo", locale, limits: DEMO_LIMITS, ttl_ms: ttlMs });
-					const sessionId = newToken();
-					await this.sessions().insert({ _id: hashToken(sessionId), chatbot_id: chatbot._id, created_at: now, expires_at: chatbot.expires_at ?? now + ttlMs });
-					return { ok: true, demo: demoSessionView(sessionId, chatbot, [], config.publicUrl) };
+					try {
+						const locale = ctx.params.locale === "es" ? "es" : "en";
+						const chatbot = await call<Chatbot>(ctx, "chatbots.create", { kind: "demo", locale, limits: DEMO_LIMITS, ttl_ms: ttlMs });
+						const sessionId = newToken();
+						await this.sessions().insert({ _id: hashToken(sessionId), chatbot_id: chatbot._id, network: network ?? null, created_at: now, expires_at: chatbot.expires_at ?? now + ttlMs });
+						await this.pool.confirm(reservation);
+						return { ok: true, demo: demoSessionView(sessionId, chatbot, [], config.publicUrl) };
+					} catch (err) {
+						await this.pool.cancel(reservation);
+						throw err;
+					}
 				}
 			},
 
@@ -86,16 +129,12 @@ export default function createDemoSessionService(config: Readonly<AppConfig>, op
 				}
 			},
 
-			/** addDemoSessionUrl: fetches and extracts the page in the request, then attaches it through the gate. */
+			/** addDemoSessionUrl: the page is fetched and extracted in the request, then attached through the gate. */
 			addUrl: {
-				params: { session_id: "string", url: "string" },
+				params: { session_id: "string", url: { type: "string", min: 1, max: MAX_URL_LENGTH } },
 				async handler(ctx: C<{ session_id: string; url: string }>) {
 					const { chatbot } = await this.resolve(ctx, ctx.params.session_id);
-					// Refuse before the (slow) fetch when the URL slot is already gone.
-					await call(ctx, "chatbots.precheck", { id: chatbot._id, kind: "url", chars: 0 });
-					// The crawler bounds a page at two CRAWL_TIMEOUT_MS (fetch, then render); wait for its own answer.
-					const page = await call<{ finalUrl: string; title: string | null; text: string }>(ctx, "crawler.fetchPage", { url: ctx.params.url }, { timeout: fetchPageTimeoutMs });
-					await call(ctx, "chatbots.addSource", { id: chatbot._id, kind: "url", status: "ready", url: ctx.params.url, title: page.title, text: page.text });
+					await call(ctx, "chatbots.addPage", { id: chatbot._id, url: ctx.params.url }, { timeout: addPageTimeoutMs });
 					return this.view(ctx, ctx.params.session_id);
 				}
 			},
@@ -111,32 +150,24 @@ export default function createDemoSessionService(config: Readonly<AppConfig>, op
 				}
 			},
 
-			/** createDemoSessionUpload: type and size checked, file slot pre-checked, a presigned PUT returned. */
+			/**
+			 * createDemoSessionUpload: type and size checked, file slot pre-checked, a presigned PUT
+			 * returned. The chatbot holds at most as many unexpired, unattached upload URLs as files it
+			 * can still attach (`file_cap` past that); each URL takes one upload.
+			 */
 			createUpload: {
 				params: { session_id: "string", filename: "string", content_type: "string", size: { type: "number", optional: true } },
 				async handler(ctx: C<{ session_id: string; filename: string; content_type: string; size?: number }>) {
 					const { chatbot } = await this.resolve(ctx, ctx.params.session_id);
-					const contentType = ctx.params.content_type.trim().toLowerCase();
-					if (!(ACCEPTED_UPLOAD_TYPES as readonly string[]).includes(contentType)) {
-						throw appError("file_type", `Content type "${ctx.params.content_type}" is not accepted.`);
-					}
-					if (ctx.params.size !== undefined && ctx.params.size > MAX_UPLOAD_BYTES) {
-						throw appError("file_size", `The file is ${ctx.params.size} bytes; the maximum is ${MAX_UPLOAD_BYTES}.`);
-					}
-					await call(ctx, "chatbots.precheck", { id: chatbot._id, kind: "file", chars: 0 });
-					const key = storageKey("demo", chatbot._id, newId(), ctx.params.filename);
-					const target = await call<{ url: string; headers: Record<string, string>; expiresAt: number }>(ctx, "storage.presignPut", {
-						key,
-						content_type: contentType,
-						size: ctx.params.size,
-						max_bytes: MAX_UPLOAD_BYTES,
-						ttl_seconds: UPLOAD_URL_TTL_SECONDS
-					});
-					return { ok: true, upload_url: target.url, s3_key: key, expires_at: new Date(target.expiresAt).toISOString(), headers: target.headers };
+					return issueUpload(ctx, chatbot, ctx.params);
 				}
 			},
 
-			/** addDemoSessionFile: accepts only a key issued to this session and actually uploaded; extraction runs in the background. */
+			/**
+			 * addDemoSessionFile: accepts only a key issued to this session and actually uploaded, once;
+			 * extraction runs in the background. The upload is sealed while it is attached (its URL can
+			 * no longer change the bytes) and unsealed if the chatbot refuses the file.
+			 */
 			addFile: {
 				params: { session_id: "string", file_name: "string", file_s3_key: "string", file_size: { type: "number", optional: true }, file_content_type: { type: "string", optional: true } },
 				async handler(ctx: C<{ session_id: string; file_name: string; file_s3_key: string; file_size?: number; file_content_type?: string }>) {
@@ -149,27 +180,8 @@ export default function createDemoSessionService(config: Readonly<AppConfig>, op
 						});
 					}
 					if (sources.some(s => s.storage_key === key)) throw appError("conflict", "This upload is already attached.");
-					const info = await call<{ size: number; contentType: string | null } | null>(ctx, "storage.head", { key });
-					if (!info) throw appError("empty", "Nothing was uploaded under this key; PUT the file to upload_url first.");
-					if (info.size > MAX_UPLOAD_BYTES) throw appError("file_size", `The uploaded file is ${info.size} bytes; the maximum is ${MAX_UPLOAD_BYTES}.`);
-					const contentType = (info.contentType ?? ctx.params.file_content_type ?? "").split(";")[0].trim().toLowerCase();
-					if (!(ACCEPTED_UPLOAD_TYPES as readonly string[]).includes(contentType)) throw appError("file_type", `Content type "${contentType}" is not accepted.`);
-					const source = await call<Source>(ctx, "chatbots.addSource", {
-						id: chatbot._id,
-						kind: "file",
-						status: "pending",
-						file_name: ctx.params.file_name,
-						title: ctx.params.file_name,
-						storage_key: key,
-						content_type: contentType
-					});
-					// Extraction is queued durably by the extractor. If the extractor cannot take it now, the
-					// file stays attached and `pending`, and the janitor queues it on a later sweep.
-					try {
-						await call(ctx, "extractor.enqueue", { chatbot_id: chatbot._id, source_id: source._id });
-					} catch (err) {
-						this.logger.warn(`Extraction of ${source._id} not queued yet:`, (err as Error).message);
-					}
+					await attachUpload(ctx, this.logger, { chatbotId: chatbot._id, key, fileName: ctx.params.file_name, declaredType: ctx.params.file_content_type });
+					// The chatbots service queues its extraction (or its sweep does, once the extractor answers).
 					return this.view(ctx, ctx.params.session_id);
 				}
 			},
@@ -179,17 +191,31 @@ export default function createDemoSessionService(config: Readonly<AppConfig>, op
 				params: { session_id: "string" },
 				async handler(ctx: C<{ session_id: string }>) {
 					const { chatbot } = await this.resolve(ctx, ctx.params.session_id);
-					await call(ctx, "trainer.start", { chatbot_id: chatbot._id });
+					await call(ctx, "chatbots.train", { id: chatbot._id });
 					return this.view(ctx, ctx.params.session_id);
 				}
 			},
 
-			/** Removes expired sessions' records (the janitor removes their chatbots). */
+			/**
+			 * Removes expired sessions' records and gives their places in the pool back (the janitor
+			 * removes their chatbots), then heals pool counters a crash may have left wrong.
+			 */
 			purgeExpired: {
 				visibility: "public",
 				params: { now: "number" },
 				async handler(ctx: C<{ now: number }>) {
-					return { removed: await this.sessions().remove({ expires_at: { $lte: ctx.params.now } }) };
+					let removed = 0;
+					for (;;) {
+						const batch = await this.sessions().find({ expires_at: { $lte: ctx.params.now } }, { limit: PURGE_BATCH });
+						const freed = await this.pool.release(
+							batch.map(s => ({ id: s._id, network: s.network })),
+							async id => (await this.sessions().remove({ _id: id })) === 1
+						);
+						removed += freed;
+						if (batch.length < PURGE_BATCH || freed === 0) break;
+					}
+					await this.pool.heal();
+					return { removed };
 				}
 			}
 		}

@@ -8,24 +8,17 @@
  * reason; it never fails the service. `requeueStale` re-sends jobs whose message was lost or whose
  * worker died, and a job that keeps killing its worker is given up.
  */
-import type { Context, Service, ServiceSchema, ServiceSettingSchema } from "moleculer";
+import type { ServiceSchema, ServiceSettingSchema } from "moleculer";
 import type { AppConfig } from "../config";
 import type { Chatbot, Failure, Source } from "../lib/chatbots/model";
 import { extractText } from "../lib/extract/extract-text";
-import { noTextFailure, sourceFailureOf } from "../lib/extract/source-failure";
-import { claimJob, JobDoc, newJobFields, requeueStaleJobs } from "../lib/jobs/durable-job";
+import { noTextFailure, sourceFailureOf } from "../lib/failures";
+import type { JobDoc } from "../lib/jobs/durable-job";
 import { createObjectStore, ObjectStore } from "../lib/storage";
-import { createDbMixin, DocumentCollection } from "../mixins/db.mixin";
-import { ChannelSchema, sendToChannel } from "./channels";
+import { DurableJobMethods, DurableJobMixin, DurableJobWorker } from "../mixins/durable-job.mixin";
+import type { P } from "./chatbots/types";
 
 export const EXTRACTION_CHANNEL = "extractor.jobs";
-
-/** Longer than one parser run may take (30 s) plus reading the file. */
-const LEASE_MS = 2 * 60_000;
-/** A queued extraction nobody claimed for this long has lost its message. */
-const STALE_MS = 3 * 60_000;
-/** A file that killed its worker this many times is failed as unreadable. */
-const MAX_ATTEMPTS = 3;
 
 export interface ExtractionJob extends JobDoc {
 	/** The source id. */
@@ -36,19 +29,13 @@ export interface ExtractionJob extends JobDoc {
 type Outcome = { text: string; title?: string } | { failure: Failure };
 
 interface Vars {
-	documents?: DocumentCollection<ExtractionJob>;
 	store: ObjectStore;
 }
 
-interface Methods {
-	jobs(): DocumentCollection<ExtractionJob>;
-	runExtraction(sourceId: string): Promise<void>;
+type ExtractorMethods = DurableJobWorker<ExtractionJob> & {
 	extract(source: Source): Promise<Outcome>;
-	finish(job: ExtractionJob, source: Source, outcome: Outcome): Promise<void>;
-}
-
-type Self = Service<ServiceSettingSchema> & Vars & Methods;
-type C<P> = Context<P, Record<string, unknown>>;
+	report(job: ExtractionJob, outcome: Outcome): Promise<void>;
+};
 
 /** True when the object is not in storage (local disk or S3), as opposed to storage being down. */
 function isMissingObject(err: unknown): boolean {
@@ -56,12 +43,23 @@ function isMissingObject(err: unknown): boolean {
 	return e?.code === "ENOENT" || e?.name === "NoSuchKey" || e?.$metadata?.httpStatusCode === 404;
 }
 
-export default function createExtractorService(
-	config: Readonly<AppConfig>
-): ServiceSchema<ServiceSettingSchema, Methods, Vars> & { channels: Record<string, ChannelSchema<{ source_id: string }, Self>> } {
+export default function createExtractorService(config: Readonly<AppConfig>): ServiceSchema<ServiceSettingSchema, ExtractorMethods & DurableJobMethods<ExtractionJob>, Vars> {
 	return {
 		name: "extractor",
-		mixins: [createDbMixin(config, "extraction_jobs") as ServiceSchema],
+		mixins: [
+			DurableJobMixin<ExtractionJob>(config, {
+				collection: "extraction_jobs",
+				channel: EXTRACTION_CHANNEL,
+				group: "extractor",
+				// Each extraction may hold a parser worker with a 512 MB heap.
+				maxInFlight: 2,
+				leaseMs: 30_000,
+				staleMs: 3 * 60_000,
+				maxAttempts: 3,
+				// One parser run may take 30 s; reading the file and reporting come on top.
+				maxRunMs: 2 * 60_000
+			}) as ServiceSchema
+		],
 
 		created() {
 			this.store = createObjectStore(config);
@@ -71,81 +69,34 @@ export default function createExtractorService(
 			/** Queues the extraction of a pending file source. Idempotent: queuing twice runs once. */
 			enqueue: {
 				params: { chatbot_id: "string|min:1", source_id: "string|min:1" },
-				async handler(ctx: C<{ chatbot_id: string; source_id: string }>) {
-					const { chatbot_id, source_id } = ctx.params;
-					if (!(await this.jobs().findOne({ _id: source_id }))) {
-						try {
-							await this.jobs().insert({ _id: source_id, chatbot_id, ...newJobFields(Date.now()) });
-						} catch (err) {
-							// Two enqueues raced and the other inserted first; one job is all we need.
-							if (!(await this.jobs().findOne({ _id: source_id }))) throw err;
-						}
-					}
-					await sendToChannel(this.broker, EXTRACTION_CHANNEL, { source_id });
+				async handler(ctx: P<{ chatbot_id: string; source_id: string }>) {
+					await this.enqueueJob({ _id: ctx.params.source_id, chatbot_id: ctx.params.chatbot_id });
 					return { queued: true };
-				}
-			},
-
-			/** Sends again the extractions whose message was lost or whose worker died. Returns `{ requeued }`. */
-			requeueStale: {
-				visibility: "public",
-				params: { now: "number" },
-				async handler(ctx: C<{ now: number }>) {
-					const requeued = await requeueStaleJobs(this.jobs(), ctx.params.now, STALE_MS, job => sendToChannel(this.broker, EXTRACTION_CHANNEL, { source_id: job._id }));
-					return { requeued };
-				}
-			}
-		},
-
-		channels: {
-			[EXTRACTION_CHANNEL]: {
-				group: "extractor",
-				// Each extraction may hold a parser worker with a 512 MB heap.
-				maxInFlight: 2,
-				async handler(payload) {
-					try {
-						await this.runExtraction(payload.source_id);
-					} catch (err) {
-						// Storage or the chatbots service did not answer: the job stays and is re-sent.
-						this.logger.warn(`Extraction of source ${payload.source_id} interrupted:`, (err as Error).message);
-					}
 				}
 			}
 		},
 
 		methods: {
-			jobs() {
-				return this.documents as DocumentCollection<ExtractionJob>;
-			},
-
-			async runExtraction(sourceId) {
-				const claim = claimJob(sourceId, Date.now(), LEASE_MS);
-				if ((await this.jobs().update(claim.query, claim.update)) !== 1) return; // done, or held by a live worker
-				const job = (await this.jobs().findOne({ _id: sourceId })) as ExtractionJob;
+			async runJob(job: ExtractionJob) {
 				let sources: Source[];
 				try {
 					sources = (await this.broker.call<{ chatbot: Chatbot; sources: Source[] }, object>("chatbots.get", { id: job.chatbot_id })).sources;
 				} catch (err) {
-					if ((err as { type?: string }).type !== "expired") throw err;
-					await this.jobs().remove({ _id: sourceId }); // the chatbot is gone with its files
-					return;
+					if ((err as { type?: string }).type === "expired") return; // the chatbot is gone with its files
+					throw err;
 				}
-				const source = sources.find(s => s._id === sourceId);
-				if (!source || source.status === "ready" || source.status === "failed") {
-					await this.jobs().remove({ _id: sourceId }); // already done (a duplicate message)
-					return;
-				}
-				if (job.attempts > MAX_ATTEMPTS) {
-					const message = `Reading ${source.file_name ?? "the file"} did not finish after ${MAX_ATTEMPTS} attempts.`;
-					await this.finish(job, source, { failure: { code: "unreadable", message } });
-					return;
-				}
-				await this.broker.call("chatbots.markProcessing", { id: job.chatbot_id, source_id: sourceId });
-				await this.finish(job, source, await this.extract(source));
+				const source = sources.find(s => s._id === job._id);
+				if (!source || source.status === "ready" || source.status === "failed") return; // already done (a duplicate message)
+				await this.broker.call("chatbots.sourceProcessing", { id: job.chatbot_id, source_id: source._id });
+				await this.report(job, await this.extract(source));
+			},
+
+			async giveUpJob(job: ExtractionJob, reason: string) {
+				await this.report(job, { failure: { code: "unreadable", message: `Reading the file did not finish: ${reason}.` } });
 			},
 
 			/** Reads and extracts a file. Every problem with the file itself becomes a failure, never an exception. */
-			async extract(source) {
+			async extract(source: Source): Promise<Outcome> {
 				let bytes: Buffer;
 				try {
 					bytes = await this.store.get(source.storage_key ?? "");
@@ -166,14 +117,13 @@ export default function createExtractorService(
 				}
 			},
 
-			/** Records the outcome on the source (the gate counts characters) and drops the job. */
-			async finish(job, source, outcome) {
+			/** Tells the chatbots service what the file gave: its text (the gate counts it) or why not. */
+			async report(job: ExtractionJob, outcome: Outcome) {
 				if ("failure" in outcome) {
-					await this.broker.call("chatbots.failSource", { id: job.chatbot_id, source_id: source._id, ...outcome.failure });
+					await this.broker.call("chatbots.sourceFailed", { id: job.chatbot_id, source_id: job._id, ...outcome.failure });
 				} else {
-					await this.broker.call("chatbots.completeSource", { id: job.chatbot_id, source_id: source._id, text: outcome.text, title: outcome.title ?? null });
+					await this.broker.call("chatbots.sourceExtracted", { id: job.chatbot_id, source_id: job._id, text: outcome.text, title: outcome.title ?? null });
 				}
-				await this.jobs().remove({ _id: job._id });
 			}
 		}
 	};

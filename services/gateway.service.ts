@@ -6,22 +6,28 @@
  * failure, and content-negotiated 404s. Routes map onto other services' actions, or onto a few
  * gateway-local handlers for raw bodies and streams.
  */
-import type { IncomingMessage, ServerResponse } from "node:http";
-import Redis from "ioredis";
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
+import type Redis from "ioredis";
 import type { Context, Service, ServiceSchema } from "moleculer";
 import ApiGateway, { ApiSettingsSchema } from "moleculer-web";
 import type { AppConfig } from "../config";
-import { clientIp } from "../lib/http/client-ip";
+import type { Duplex } from "node:stream";
+import { pageCallTimeoutMs } from "../lib/crawl/deadline";
+import { clientIp, clientNetwork } from "../lib/http/client-ip";
+import { clientErrorResponse } from "../lib/http/client-error";
 import { renderError } from "../lib/http/error-body";
 import { createRateLimiter, RateLimiter } from "../lib/http/rate-limiter";
 import { RATE_POLICIES, RatePolicy, RatePolicyName } from "../lib/http/rate-policies";
 import { createValidatorFactory } from "../lib/http/request-validator";
 import { ROUTES } from "../lib/http/routes";
+import { DURATION_BUCKETS, processMetrics } from "../lib/ops/metrics";
 import type { GatewayHandlerName, RouteDef } from "../lib/http/routes/types";
 import { API_VERSION, DEPRECATIONS, DeprecationEntry, deprecationHeaders, findDeprecation, linkHeader } from "../lib/http/versioning";
 import type { GatewayDeps, GatewayHandler, GatewayRequest } from "./gateway/context";
 import { sendJson } from "./gateway/context";
+import { bodyParsing } from "./gateway/body";
 import { optionsAnswerer, PUBLIC_CORS } from "./gateway/cors";
+import { directRoutes, Middleware, requestIdOf, runChain } from "./gateway/direct-routes";
 import { gatewayHandlers } from "./gateway/handlers";
 import { sendNotFound } from "./gateway/not-found";
 import { rateLimitMiddleware } from "./gateway/rate-limit";
@@ -38,10 +44,19 @@ export interface GatewayOptions {
 /** Upper bound of a JSON or form body: a 50,000-character text escaped as \\uXXXX fits well inside. */
 const JSON_BODY_LIMIT = "512kb";
 
-type Middleware = (req: GatewayRequest, res: ServerResponse, next: (err?: unknown) => void) => void;
+const httpRequests = processMetrics.counter("http_requests_total", "HTTP requests answered by the gateway, by method and status.");
+const httpDurations = processMetrics.histogram("http_request_duration_seconds", "Time to answer an HTTP request at the gateway.", DURATION_BUCKETS);
+
+/** How often a draining gateway closes the keep-alive connections that went idle. */
+const IDLE_SWEEP_MS = 100;
 
 type GatewayThis = Service & {
 	redis?: Redis;
+	server?: Server;
+	/** Set once the listener is closing (drain). */
+	closing?: Promise<void>;
+	/** The method below (optional here: Moleculer types `this` in lifecycle handlers without it). */
+	beginDrain?(): Promise<void>;
 };
 
 function aliasPath(path: string): string {
@@ -88,6 +103,20 @@ function buildAliases(deps: GatewayDeps, routes: readonly RouteDef[]): Record<st
 	return aliases;
 }
 
+/**
+ * HTTP/1.1 servers must accept a request target in absolute form (`GET http://host/api`, RFC 9112
+ * §3.2.2); Node passes it on as the URL, which no route would match. Reduce it to path and query.
+ */
+function originForm(url: string): string {
+	if (!/^https?:\/\//i.test(url)) return url;
+	try {
+		const parsed = new URL(url);
+		return `${parsed.pathname}${parsed.search}`;
+	} catch {
+		return url;
+	}
+}
+
 /** Routes whose handlers read the raw request stream themselves. */
 function wantsRawBody(route: RouteDef): boolean {
 	return route.body?.kind === "raw" || route.handler === "mcpPost" || route.handler === "uploadPut";
@@ -121,6 +150,7 @@ export default function createGatewayService(config: Readonly<AppConfig>, option
 
 	const onBeforeCall = (ctx: Context<unknown, Record<string, unknown>>, _route: unknown, req: GatewayRequest) => {
 		ctx.meta.clientIp = req.$clientIp;
+		ctx.meta.clientNetwork = req.$clientNetwork;
 		ctx.meta.headers = {
 			accept: req.headers.accept,
 			"if-none-match": req.headers["if-none-match"],
@@ -132,6 +162,12 @@ export default function createGatewayService(config: Readonly<AppConfig>, option
 		};
 	};
 	const aliases = buildAliases(deps, routes);
+	const parsedBodies = bodyParsing({ limit: JSON_BODY_LIMIT, forms: true });
+	const direct = directRoutes(
+		routes,
+		route => aliases[`${route.method} ${aliasPath(route.path)}`] as Middleware[],
+		route => (wantsRawBody(route) ? [] : [parsedBodies])
+	);
 	const rawAliases: Record<string, unknown> = {};
 	const parsedAliases: Record<string, unknown> = {};
 	const corsAliases: Record<string, unknown> = {};
@@ -146,11 +182,11 @@ export default function createGatewayService(config: Readonly<AppConfig>, option
 			path: "",
 			mappingPolicy: "restrict",
 			autoAliases: false,
-			bodyParsers: {
-				json: { strict: false, limit: JSON_BODY_LIMIT },
-				urlencoded: { extended: false, limit: JSON_BODY_LIMIT }
-			},
+			bodyParsers: false,
+			use: [parsedBodies],
 			aliases: parsedAliases,
+			// The demo API's add-URL reads a page during the request: gateway → demo-session → chatbots → crawler.
+			callOptions: { timeout: pageCallTimeoutMs(config.crawl.timeoutMs, 3) },
 			onBeforeCall
 		},
 		// Routes marked `cors` (JSON bodies): CORS headers on every response, preflights answered.
@@ -159,7 +195,8 @@ export default function createGatewayService(config: Readonly<AppConfig>, option
 			path: "",
 			mappingPolicy: "restrict",
 			autoAliases: false,
-			bodyParsers: { json: { strict: false, limit: JSON_BODY_LIMIT } },
+			bodyParsers: false,
+			use: [bodyParsing({ limit: JSON_BODY_LIMIT, forms: false })],
 			cors: PUBLIC_CORS,
 			aliases: corsAliases,
 			onBeforeCall
@@ -180,6 +217,7 @@ export default function createGatewayService(config: Readonly<AppConfig>, option
 			onError(this: GatewayThis, req: IncomingMessage, res: ServerResponse, err: unknown) {
 				const rendered = renderError(err, config.publicUrl);
 				if (rendered.unexpected) this.logger.error("Unexpected error on", req.method, req.url, err);
+				else if (rendered.status >= 500) this.logger.warn(`${req.method} ${req.url}: ${rendered.status} ${rendered.body.code}: ${rendered.body.message}`);
 				if (res.headersSent) {
 					res.destroy();
 					return;
@@ -190,11 +228,18 @@ export default function createGatewayService(config: Readonly<AppConfig>, option
 		methods: {
 			async httpHandler(this: GatewayThis, req: IncomingMessage, res: ServerResponse, next?: () => void) {
 				const greq = req as GatewayRequest;
-				greq.$path = (req.url ?? "/").split("?")[0];
+				const started = process.hrtime.bigint();
+				res.once("finish", () => {
+					httpRequests.inc({ method: req.method ?? "GET", status: String(res.statusCode) });
+					httpDurations.observe(Number(process.hrtime.bigint() - started) / 1e9);
+				});
+				req.url = originForm(req.url ?? "/");
+				greq.$path = req.url.split("?")[0];
 				// HEAD is answered as GET: Node's response already knows the request was HEAD and
 				// drops the body while keeping the headers (ETag, Content-Length).
 				if (req.method === "HEAD") req.method = "GET";
 				greq.$clientIp = clientIp(req.socket.remoteAddress, req.headers["x-forwarded-for"], config.trustProxy);
+				greq.$clientNetwork = clientNetwork(greq.$clientIp);
 				res.setHeader("API-Version", API_VERSION);
 				const deprecation = findDeprecation(greq.$path, deprecations);
 				if (deprecation) {
@@ -215,8 +260,43 @@ export default function createGatewayService(config: Readonly<AppConfig>, option
 						return;
 					}
 				}
+				const chain = direct.get(`${req.method} ${greq.$path}`);
+				if (chain) {
+					res.setHeader("X-Request-ID", requestIdOf(greq, () => this.broker.generateUid()));
+					const fail = (err: unknown) => (this as GatewayThis & { errorHandler(req: IncomingMessage, res: ServerResponse, err: unknown): void }).errorHandler(req, res, err);
+					return runChain(chain, greq, res, fail);
+				}
 				const base = (ApiGateway.methods as Record<string, (...args: unknown[]) => Promise<unknown>>).httpHandler;
 				return base.call(this, req, res, next);
+			},
+			/**
+			 * moleculer-web logs every 5xx with its stack before rendering it, expected conditions
+			 * (503 global_cap, unavailable) included; `onError` logs only what is really unexpected.
+			 */
+			errorHandler(this: GatewayThis, req: IncomingMessage, res: ServerResponse, err: unknown) {
+				(this as GatewayThis & { sendError(req: IncomingMessage, res: ServerResponse, err: unknown): void }).sendError(req, res, err);
+			},
+			/**
+			 * Stops accepting connections and resolves once the requests in flight have finished
+			 * (keep-alive connections are closed as they go idle); whatever still runs at the drain
+			 * deadline is cut. Called by the drain before any service stops, and by `stopped`.
+			 * moleculer-web's own `stopped` then finds the server closed.
+			 */
+			beginDrain(this: GatewayThis): Promise<void> {
+				const server = this.server;
+				if (this.closing) return this.closing;
+				if (!server?.listening) return (this.closing = Promise.resolve());
+				const sweep = setInterval(() => server.closeIdleConnections(), IDLE_SWEEP_MS);
+				const cut = setTimeout(() => server.closeAllConnections(), config.ops.drainTimeoutSeconds * 1000);
+				cut.unref();
+				this.closing = new Promise<void>(resolve =>
+					server.close(() => {
+						clearInterval(sweep);
+						clearTimeout(cut);
+						resolve();
+					})
+				);
+				return this.closing;
 			},
 			send404(this: GatewayThis, req: IncomingMessage, res: ServerResponse) {
 				const greq = req as GatewayRequest;
@@ -225,15 +305,32 @@ export default function createGatewayService(config: Readonly<AppConfig>, option
 		},
 		created(this: GatewayThis) {
 			self = this;
+			// Requests Node's parser refuses (bad request line or header, headers over 16 KB) never
+			// reach a route; answer them with the Error body instead of Node's bodiless reply.
+			this.server?.on("clientError", (err: NodeJS.ErrnoException, socket: Duplex) => {
+				const inFlight = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+				if (err.code === "ECONNRESET" || !socket.writable || inFlight?.headersSent) {
+					socket.destroy();
+					return;
+				}
+				// As Node itself does: write the answer, then destroy the socket with the error, so a
+				// request whose body broke off mid-way is aborted rather than handled as complete.
+				socket.write(clientErrorResponse(err.code, config.publicUrl));
+				socket.destroy(err);
+			});
 			if (config.redisUrl) {
-				this.redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 1 });
+				// Required only with REDIS_URL: an embedded start need not hold the client.
+				const RedisClient = require("ioredis") as typeof Redis;
+				this.redis = new RedisClient(config.redisUrl, { maxRetriesPerRequest: 1 });
 				this.redis.on("error", (err: Error) => this.logger.warn("Redis:", err.message));
 				limiter = createRateLimiter(policies, this.redis);
 			} else {
 				limiter = createRateLimiter(policies);
 			}
 		},
+		/** Drain: the listener closes first (services/ops/drain.ts), then Redis goes. */
 		async stopped(this: GatewayThis) {
+			await (this.closing ?? this.beginDrain?.());
 			if (this.redis) this.redis.disconnect();
 		}
 	};

@@ -5,6 +5,8 @@
 import type { ServiceSchema } from "moleculer";
 import type { AppConfig } from "../config";
 import createAccountsService from "./accounts.service";
+import createChannelsService from "./channels.service";
+import createBillingService from "./billing.service";
 import createChatService from "./chat.service";
 import createChatbotsService from "./chatbots.service";
 import createCrawlerService from "./crawler.service";
@@ -39,7 +41,9 @@ export const SERVICE_FACTORIES: Record<string, ServiceFactory> = {
 	extractor: createExtractorService,
 	trainer: createTrainerService,
 	vectors: createVectorsService,
-	chat: createChatService
+	chat: createChatService,
+	channels: createChannelsService,
+	billing: createBillingService
 };
 
 /** The schemas to load for a configuration (all services unless SERVICES names some). */

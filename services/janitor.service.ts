@@ -1,11 +1,14 @@
 /**
  * janitor: on a schedule, removes what has outlived its lifetime — expired demo sessions and
- * unclaimed sandboxes (8 days) with their files and vectors — and re-queues stuck background work
- * (extractions and training runs whose worker died).
+ * unclaimed sandboxes (8 days) with their files and vectors, uploads never attached before their
+ * URL expired — and has stuck background work taken up again: the chatbots service's lifecycle
+ * sweep (crawls, trainings and extractions that wait for a worker) and each worker's re-send of jobs
+ * whose message was lost or whose worker died.
  */
 import type { Context, ServiceSchema, ServiceSettingSchema } from "moleculer";
 import type { AppConfig } from "../config";
 import { call } from "./call";
+import type { SweepResult } from "./chatbots/types";
 
 interface Vars {
 	timer?: NodeJS.Timeout;
@@ -20,19 +23,18 @@ export interface SweepReport {
 	chatbotsRemoved: number;
 	filesRemoved: number;
 	sessionsRemoved: number;
-	requeued: { extractions: number; orphanedFiles: number; crawls: number; trainings: number };
+	/** Uploaded objects deleted because they were never attached (or were sent again after attaching). */
+	uploadsRemoved: number;
+	requeued: { extractions: number; orphanedFiles: number; crawls: number; trainings: number; replies: number };
 	errors: string[];
 }
 
-/** A file still `pending` this long after it was attached has lost its extraction job. */
-const ORPHAN_AFTER_MS = 10 * 60_000;
-
-/** Which services hold what the janitor cleans; absent ones are skipped, not errors. */
+/** Workers whose lost jobs the janitor has re-sent; absent ones are skipped, not errors. */
 const OPTIONAL = {
-	vectors: "vectors.deleteChatbot",
 	extractor: "extractor.requeueStale",
 	crawler: "crawler.requeueStale",
-	trainer: "trainer.requeueStale"
+	trainer: "trainer.requeueStale",
+	channels: "channels.requeueStale"
 } as const;
 
 export default function createJanitorService(config: Readonly<AppConfig>): ServiceSchema<ServiceSettingSchema, Methods, Vars> {
@@ -40,7 +42,7 @@ export default function createJanitorService(config: Readonly<AppConfig>): Servi
 		name: "janitor",
 		methods: {
 			async sweepOnce(ctx, now) {
-				const report: SweepReport = { chatbotsRemoved: 0, filesRemoved: 0, sessionsRemoved: 0, requeued: { extractions: 0, orphanedFiles: 0, crawls: 0, trainings: 0 }, errors: [] };
+				const report: SweepReport = { chatbotsRemoved: 0, filesRemoved: 0, sessionsRemoved: 0, uploadsRemoved: 0, requeued: { extractions: 0, orphanedFiles: 0, crawls: 0, trainings: 0, replies: 0 }, errors: [] };
 				const invoke = <T>(action: string, params: object): Promise<T> =>
 					ctx ? call<T>(ctx, action, params) : (this.broker.call(action, params) as Promise<T>);
 				const has = (action: string) => !(this.broker.findNextActionEndpoint(action) instanceof Error);
@@ -48,29 +50,26 @@ export default function createJanitorService(config: Readonly<AppConfig>): Servi
 				const expired = await invoke<Array<{ _id: string }>>("chatbots.listExpired", { now, limit: 500 });
 				for (const chatbot of expired) {
 					try {
-						// Files and vectors first: if the process dies here, the chatbot is still listed and the next sweep retries.
-						if (has("storage.deletePrefix")) {
-							for (const scope of ["demo", "sandbox", "account"]) {
-								report.filesRemoved += (await invoke<{ deleted: number }>("storage.deletePrefix", { prefix: `${scope}/${chatbot._id}` })).deleted;
-							}
-						}
-						if (has(OPTIONAL.vectors)) await invoke(OPTIONAL.vectors, { chatbot_id: chatbot._id });
-						await invoke("chatbots.remove", { id: chatbot._id });
-						report.chatbotsRemoved++;
+						// With its files and vectors; if any part fails, the chatbot stays listed and the next sweep retries.
+						const removed = await invoke<{ chatbots: number; files: number }>("chatbots.remove", { id: chatbot._id });
+						report.filesRemoved += removed.files;
+						report.chatbotsRemoved += removed.chatbots;
 					} catch (err) {
 						report.errors.push(`${chatbot._id}: ${(err as Error).message}`);
 					}
 				}
+				if (has("storage.sweepUploads")) report.uploadsRemoved = (await invoke<{ deleted: number }>("storage.sweepUploads", { now })).deleted;
 				if (has("demo-session.purgeExpired")) report.sessionsRemoved = (await invoke<{ removed: number }>("demo-session.purgeExpired", { now })).removed;
 				if (has(OPTIONAL.extractor)) report.requeued.extractions = (await invoke<{ requeued: number }>(OPTIONAL.extractor, { now })).requeued;
-				if (has("extractor.enqueue")) {
-					// Files attached while the extractor was down have no job at all: queue them now.
-					const orphans = await invoke<Array<{ chatbot_id: string; source_id: string }>>("chatbots.pendingFiles", { before: now - ORPHAN_AFTER_MS });
-					for (const orphan of orphans) await invoke("extractor.enqueue", orphan);
-					report.requeued.orphanedFiles = orphans.length;
-				}
 				if (has(OPTIONAL.crawler)) report.requeued.crawls = (await invoke<{ requeued: number }>(OPTIONAL.crawler, { now })).requeued;
 				if (has(OPTIONAL.trainer)) report.requeued.trainings = (await invoke<{ requeued: number }>(OPTIONAL.trainer, { now })).requeued;
+				if (has(OPTIONAL.channels)) report.requeued.replies = (await invoke<{ requeued: number }>(OPTIONAL.channels, { now })).requeued;
+				// Work that waits for a worker that was not running (files attached while the extractor was
+				// down, crawls and trainings asked for while theirs were) is handed over now.
+				const waiting = await invoke<SweepResult>("chatbots.sweep", { now });
+				report.requeued.orphanedFiles = waiting.files;
+				report.requeued.crawls += waiting.crawls;
+				report.requeued.trainings += waiting.trainings + waiting.lostRuns;
 				if (report.chatbotsRemoved || report.errors.length) this.logger.info("Janitor sweep:", report);
 				return report;
 			}

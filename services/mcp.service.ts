@@ -3,19 +3,19 @@
  * the transport rules (size, media type, Origin, protocol-version header, API key, rate limits) and
  * hands over the raw body, the negotiated revision and the key's account; this service answers it
  * with lib/mcp/server.ts, running tools against the chatbots, crawler, trainer and accounts services.
+ * Bodies without a `tools/call` need no service and are answered by the gateway itself.
  */
-import { MCP_SERVER } from "../lib/discovery/service-info";
 import type { Context, ServiceSchema, ServiceSettingSchema } from "moleculer";
 import type { AppConfig } from "../config";
 import { handleMcpBody, McpReply } from "../lib/mcp/server";
 import { ProtocolVersion, SUPPORTED_VERSIONS } from "../lib/mcp/protocol";
-import { API_VERSION } from "../lib/http/versioning";
+import { MCP_SERVER_INFO } from "../lib/mcp/server-info";
+import { pageCallTimeoutMs } from "../lib/crawl/deadline";
 import { resolveSigningSecret } from "../lib/storage/signing-secret";
 import { call } from "./call";
 import { callerFrom, createToolRunner, ToolRunnerDeps } from "./mcp/tool-runner";
 
-/** The identity `initialize` reports: the same one the discovery documents publish. */
-export const MCP_SERVER_INFO = { name: MCP_SERVER.name, title: MCP_SERVER.title, version: API_VERSION };
+export { MCP_SERVER_INFO };
 
 interface Vars {
 	secret: string;
@@ -55,9 +55,9 @@ export default function createMcpService(config: Readonly<AppConfig>): ServiceSc
 					const caller = callerFrom(ctx.params.account);
 					const deps: ToolRunnerDeps = {
 						publicUrl: config.publicUrl,
+						pageTimeoutMs: pageCallTimeoutMs(config.crawl.timeoutMs, 2),
 						secret: this.secret,
-						call: <T>(action: string, params: object, opts?: { timeout?: number }) => call<T>(ctx as Context<unknown, Record<string, unknown>>, action, params, opts),
-						logger: this.logger
+						call: <T>(action: string, params: object, opts?: { timeout?: number }) => call<T>(ctx as Context<unknown, Record<string, unknown>>, action, params, opts)
 					};
 					const runTool = createToolRunner(deps);
 					return handleMcpBody(ctx.params.body, {

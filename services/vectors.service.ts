@@ -5,28 +5,33 @@
  * replicable adapter.
  *
  * Generations make retraining atomic (see lib/retrieval/vector-index.ts): the trainer upserts a new
- * generation, then `activate` switches searches to it in one step. `activate` refuses a generation
- * older than the active one, so a slow, superseded training run can never roll a chatbot back.
+ * generation, the chatbots service records it as the chatbot's (conditionally, so across replicas
+ * exactly one run wins), and searches name that generation. `activate` keeps the index's own
+ * pointer in step; it refuses a generation older than the active one, so a slow, superseded run
+ * never moves the pointer back. Compare-then-write steps are serialised per chatbot in this
+ * process; nothing that decides which run won depends on them.
  */
 import * as path from "node:path";
 import type { Context, ServiceSchema, ServiceSettingSchema } from "moleculer";
 import type { AppConfig } from "../config";
 import { embedder } from "../lib/ai/openai-compatible";
-import type { Locale } from "../lib/text/tokenize";
+import { KeyedLock } from "../lib/concurrency/keyed-lock";
+import { LOCALES, type Locale } from "../lib/locales";
 import { EmbeddedVectorIndex } from "../lib/retrieval/embedded-index";
-import { QdrantVectorIndex } from "../lib/retrieval/qdrant-index";
+import type { QdrantVectorIndex } from "../lib/retrieval/qdrant-index";
 import type { IndexedChunk, IndexQuery, IndexStats, SearchHit, VectorIndex } from "../lib/retrieval/vector-index";
 import { vectorizeQuery } from "../lib/retrieval/vectorize";
 
 interface Vars {
 	index: VectorIndex;
-	/** Per-chatbot chains that make "compare with the active generation, then activate" one step. */
-	activations: Map<string, Promise<unknown>>;
+	/** Makes "compare with the active generation, then write" one step per chatbot. */
+	perChatbot: KeyedLock;
 }
 
-interface Methods {
-	serialized<T>(chatbotId: string, task: () => Promise<T>): Promise<T>;
-}
+type Methods = {
+	/** Readiness (services/ops/readiness.ts): the index (embedded, or Qdrant) answers. */
+	readinessCheck(): Promise<void>;
+};
 
 type C<P> = Context<P, Record<string, unknown>>;
 
@@ -35,7 +40,8 @@ const generation = { type: "number", integer: true, min: 0 } as const;
 
 /** The index this deployment uses: Qdrant when configured, else the embedded one under DATA_DIR. */
 export function createVectorIndex(config: Readonly<AppConfig>): VectorIndex {
-	if (config.qdrant) return new QdrantVectorIndex({ url: config.qdrant.url, apiKey: config.qdrant.apiKey, collection: config.qdrant.collection });
+	// The Qdrant client is required only when Qdrant is configured.
+	if (config.qdrant) return new (require("../lib/retrieval/qdrant-index") as { QdrantVectorIndex: typeof QdrantVectorIndex }).QdrantVectorIndex({ url: config.qdrant.url, apiKey: config.qdrant.apiKey, collection: config.qdrant.collection });
 	return new EmbeddedVectorIndex({ dir: path.join(config.dataDir, "vectors") });
 }
 
@@ -45,22 +51,10 @@ export default function createVectorsService(config: Readonly<AppConfig>): Servi
 		name: "vectors",
 		created() {
 			this.index = createVectorIndex(config);
-			this.activations = new Map();
+			this.perChatbot = new KeyedLock();
 		},
 		async stopped() {
 			await this.index.close();
-		},
-		methods: {
-			serialized(chatbotId, task) {
-				const previous = this.activations.get(chatbotId) ?? Promise.resolve();
-				const run = previous.then(task, task);
-				const tail = run.catch(() => undefined);
-				this.activations.set(chatbotId, tail);
-				void tail.then(() => {
-					if (this.activations.get(chatbotId) === tail) this.activations.delete(chatbotId);
-				});
-				return run;
-			}
 		},
 		actions: {
 			/** Adds chunks (with their vectors) to a generation that searches do not see yet. Idempotent by chunk id. */
@@ -80,7 +74,7 @@ export default function createVectorsService(config: Readonly<AppConfig>): Servi
 				params: { chatbot_id: chatbotId, generation },
 				handler(ctx: C<{ chatbot_id: string; generation: number }>) {
 					const { chatbot_id, generation: wanted } = ctx.params;
-					return this.serialized(chatbot_id, async () => {
+					return this.perChatbot.run(chatbot_id, async () => {
 						const active = await this.index.activeGeneration(chatbot_id);
 						if (active !== undefined && active > wanted) return { activated: false, active };
 						await this.index.activate(chatbot_id, wanted);
@@ -98,20 +92,22 @@ export default function createVectorsService(config: Readonly<AppConfig>): Servi
 			},
 
 			/**
-			 * Best chunks of the active generation. `query` is either query vectors (from
-			 * `vectorizeQuery`, as the chat service sends) or plain text, vectorised here with `locale`.
+			 * Best chunks of `generation` (the one the chatbot's record names), or of the active one.
+			 * `query` is either query vectors (from `vectorizeQuery`, as the chat service sends) or plain
+			 * text, vectorised here with `locale`.
 			 */
 			search: {
 				params: {
 					chatbot_id: chatbotId,
 					query: [{ type: "string", min: 1, max: 4000 }, { type: "object" }],
 					limit: { type: "number", integer: true, min: 1, max: 100, default: 8 },
-					locale: { type: "enum", values: ["en", "es"], default: "en" }
+					locale: { type: "enum", values: [...LOCALES], default: "en" },
+					generation: { ...generation, optional: true }
 				},
-				async handler(ctx: C<{ chatbot_id: string; query: string | IndexQuery; limit: number; locale: Locale }>): Promise<SearchHit[]> {
+				async handler(ctx: C<{ chatbot_id: string; query: string | IndexQuery; limit: number; locale: Locale; generation?: number }>): Promise<SearchHit[]> {
 					const { chatbot_id, query, limit, locale } = ctx.params;
 					const vectors = typeof query === "string" ? await vectorizeQuery(query, { locale, embed }) : query;
-					return this.index.search(chatbot_id, vectors, limit);
+					return this.index.search(chatbot_id, vectors, limit, ctx.params.generation);
 				}
 			},
 
@@ -120,7 +116,7 @@ export default function createVectorsService(config: Readonly<AppConfig>): Servi
 				params: { chatbot_id: chatbotId, generation },
 				async handler(ctx: C<{ chatbot_id: string; generation: number }>) {
 					const { chatbot_id, generation: doomed } = ctx.params;
-					return this.serialized(chatbot_id, async () => {
+					return this.perChatbot.run(chatbot_id, async () => {
 						// Never drop what searches answer from: a chatbot must keep its last good index.
 						if ((await this.index.activeGeneration(chatbot_id)) === doomed) return { deleted: false };
 						await this.index.deleteGeneration(chatbot_id, doomed);
@@ -129,11 +125,15 @@ export default function createVectorsService(config: Readonly<AppConfig>): Servi
 				}
 			},
 
-			/** Removes every generation but the active one (after a run, and leftovers of crashed runs). */
+			/**
+			 * Removes every generation but the active one (leftovers of crashed runs included); with
+			 * `older_than`, only those below it, so a run that just finished never removes a newer one
+			 * still being written.
+			 */
 			prune: {
-				params: { chatbot_id: chatbotId },
-				async handler(ctx: C<{ chatbot_id: string }>) {
-					await this.serialized(ctx.params.chatbot_id, () => this.index.pruneGenerations(ctx.params.chatbot_id));
+				params: { chatbot_id: chatbotId, older_than: { ...generation, optional: true } },
+				async handler(ctx: C<{ chatbot_id: string; older_than?: number }>) {
+					await this.perChatbot.run(ctx.params.chatbot_id, () => this.index.pruneGenerations(ctx.params.chatbot_id, ctx.params.older_than));
 					return { ok: true };
 				}
 			},
@@ -142,7 +142,7 @@ export default function createVectorsService(config: Readonly<AppConfig>): Servi
 			deleteChatbot: {
 				params: { chatbot_id: chatbotId },
 				async handler(ctx: C<{ chatbot_id: string }>) {
-					await this.serialized(ctx.params.chatbot_id, () => this.index.deleteChatbot(ctx.params.chatbot_id));
+					await this.perChatbot.run(ctx.params.chatbot_id, () => this.index.deleteChatbot(ctx.params.chatbot_id));
 					return { ok: true };
 				}
 			},
@@ -153,11 +153,16 @@ export default function createVectorsService(config: Readonly<AppConfig>): Servi
 				}
 			}
 		},
+		methods: {
+			async readinessCheck() {
+				await this.index.stats();
+			}
+		},
 		events: {
 			/** A removed chatbot's vectors go with it, whoever removed it. */
 			"chatbot.removed": {
 				async handler(ctx: C<{ id: string }>) {
-					await this.serialized(ctx.params.id, () => this.index.deleteChatbot(ctx.params.id));
+					await this.perChatbot.run(ctx.params.id, () => this.index.deleteChatbot(ctx.params.id));
 				}
 			}
 		}

@@ -5,13 +5,10 @@
  * published as `token_prefix` in the API index, lets secret scanners recognise a leaked key, and
  * lets the gateway refuse a malformed credential before any database lookup.
  *
- * Only `hashApiKey(key)` is stored. SHA-256 is the right tool here, not scrypt: a slow, salted
- * hash exists to make guessing *low-entropy* secrets (passwords) expensive, but guessing one of
- * 2^190 keys is infeasible at any hash speed. A fast, unsalted digest is also deterministic, so the
- * key can be found by an indexed lookup on its hash on every request instead of an scrypt run per
- * stored key.
+ * Only `hashToken(key)` is stored, like every other token (lib/accounts/tokens.ts says why SHA-256).
  */
-import { base62Bits, randomBase62, sha256Hex } from "./secrets";
+import { base62Bits, randomBase62 } from "./secrets";
+import { hashToken } from "./tokens";
 
 export const API_KEY_PREFIX = "cbk_live_";
 /** Random part length: 32 base62 characters ≈ 190.5 bits, well over the 160-bit floor. */
@@ -26,7 +23,7 @@ export interface GeneratedApiKey {
 	key: string;
 	/** Public identifier of the key (for listing and revoking); not derived from the key. */
 	id: string;
-	/** SHA-256 hex of `key`: the stored credential. */
+	/** `hashToken(key)`: the stored credential. */
 	hash: string;
 	/** Last four characters of `key`, stored to help the owner recognise it in a list. */
 	last4: string;
@@ -34,11 +31,7 @@ export interface GeneratedApiKey {
 
 export function generateApiKey(): GeneratedApiKey {
 	const key = API_KEY_PREFIX + randomBase62(API_KEY_RANDOM_LENGTH);
-	return { key, id: KEY_ID_PREFIX + randomBase62(16), hash: hashApiKey(key), last4: key.slice(-4) };
-}
-
-export function hashApiKey(key: string): string {
-	return sha256Hex(key);
+	return { key, id: KEY_ID_PREFIX + randomBase62(16), hash: hashToken(key), last4: key.slice(-4) };
 }
 
 /** Shape check only (prefix, length, alphabet); whether the key exists is the store's question. */

@@ -12,14 +12,14 @@ export const SANDBOX_TTL_MS = (SANDBOX_LIMITS.retentionDays ?? 8) * DAY_MS;
 
 /**
  * `max_urls` equals `max_pages`: crawled pages and pages added later with add_knowledge_url share
- * one page budget (5 for a sandbox). `max_files` is 0 because the tool server has no file tool;
- * files become a plan limit when a surface for them exists.
+ * one page budget (5 for a sandbox). `max_files` is the plan's files per chatbot, uploaded from the
+ * dashboard (0 for a sandbox: the tool server has no file tool).
  */
 export function chatbotLimitsFromPlan(limits: Readonly<PlanLimits>): ChatbotLimits {
 	return {
 		max_pages: limits.pages,
 		max_urls: limits.pages,
-		max_files: 0,
+		max_files: limits.files,
 		max_chars: limits.chars,
 		max_messages: limits.messages
 	};

@@ -1,11 +1,13 @@
 /**
- * Minimal cookie serialising and parsing (RFC 6265) for the session and CSRF cookies.
+ * Minimal cookie serialising and parsing (RFC 6265), and the log-in session cookie.
  *
  * Attributes are decided here once, not per route: HttpOnly (scripts never need these cookies),
  * SameSite=Lax (sent on top-level navigation, so links into the site keep the login, but not on
  * cross-site POSTs), Path=/, and Secure whenever the public URL is https, because a cookie marked
  * Secure is dropped by browsers on plain-http development setups.
  */
+
+import { looksLikeToken } from "./tokens";
 
 export interface CookieOptions {
 	/** The service's public base URL; `https:` turns on the Secure attribute. */
@@ -60,4 +62,25 @@ export function parseCookieHeader(header: string | undefined): Record<string, st
 		}
 	}
 	return cookies;
+}
+
+/** The log-in session's cookie: its value is a `newToken()`; the database keeps only its hash. */
+export const SESSION_COOKIE_NAME = "cb_session";
+/** 14 days: long enough not to nag, short enough that a forgotten login on a shared computer ends. */
+export const SESSION_MAX_AGE_SECONDS = 14 * 24 * 60 * 60;
+
+/** `Set-Cookie` value that stores the session token. */
+export function serializeSessionCookie(token: string, options: { publicUrl: string; maxAgeSeconds?: number }): string {
+	return serializeCookie(SESSION_COOKIE_NAME, token, { publicUrl: options.publicUrl, maxAgeSeconds: options.maxAgeSeconds ?? SESSION_MAX_AGE_SECONDS });
+}
+
+/** `Set-Cookie` value that deletes the session cookie (log out). */
+export function serializeClearedSessionCookie(options: { publicUrl: string }): string {
+	return serializeCookie(SESSION_COOKIE_NAME, "", { publicUrl: options.publicUrl, maxAgeSeconds: 0 });
+}
+
+/** The session token from a `Cookie` header, or undefined when absent or malformed. */
+export function readSessionToken(cookieHeader: string | undefined): string | undefined {
+	const token = parseCookieHeader(cookieHeader)[SESSION_COOKIE_NAME];
+	return looksLikeToken(token) ? token : undefined;
 }

@@ -6,9 +6,15 @@
  * HTTP status and the upstream's own error message with the API key redacted, never the key itself
  * or the request headers.
  */
-import type { OpenAiCompatibleEndpoint } from "../../config";
 import { appError } from "../errors";
 import { sseData } from "./sse";
+
+/** Where an OpenAI-compatible API answers, and with which model and key. */
+export interface OpenAiCompatibleEndpoint {
+	url: string;
+	model: string;
+	apiKey: string | undefined;
+}
 
 export interface ChatMessage {
 	role: "system" | "user" | "assistant";

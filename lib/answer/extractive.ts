@@ -1,46 +1,62 @@
 /**
- * Extractive answers: the reply is made of sentences copied from the retrieved chunks, so it can
- * only say what the sources say. Used when no LLM is configured.
+ * Extractive answers: the reply is a passage copied from the retrieved chunks, so it can only say
+ * what the sources say. Used when no LLM is configured, and to decide whether retrieval is strong
+ * enough to ask one.
  *
- * 1. A Q&A chunk whose question matches the user's question (Dice overlap of content terms
+ * 1. A Q&A pair whose question matches the user's question (Dice overlap of content terms
  *    ≥ `QA_MATCH`) answers with its answer, verbatim.
- * 2. Otherwise every sentence of every hit (a Q&A pair counts as one "sentence": its answer, matched
- *    on question + answer) is scored by the share of the question's term weight it covers. Weights
- *    are IDF over the candidate sentences, so a rare term of the question counts more than a term
- *    every sentence repeats. A term found only in the chunk's heading counts half. Quantity
- *    questions ("how long…", "cuánto…") prefer sentences with a number; higher-ranked hits win ties.
- * 3. Grounding: a sentence is eligible only if it contains at least one question term itself and
- *    covers at least `MIN_COVERAGE` of the question's weight. With no eligible sentence the reply
- *    is the locale's "I couldn't find that" and cites nothing.
- * 4. Up to `MAX_SENTENCES` sentences scoring within `KEEP_RATIO` of the best are used; only the
- *    sources of the sentences used are cited.
+ * 2. Otherwise candidate passages (spans of adjacent sentences, whole lists; passages.ts) are
+ *    scored by how much of the question they cover (evidence.ts), with earlier turns of the
+ *    conversation read for a follow-up (follow-up.ts).
+ * 3. The best passage answers when the calibrated probability that it holds the answer reaches
+ *    the threshold (calibration.ts); otherwise the reply is the locale's "I couldn't find that" and
+ *    cites nothing.
+ * 4. The passage is trimmed to a readable length at a sentence or line boundary; a list or table
+ *    row is introduced by its heading. When it leaves a good part of the question unmatched (a
+ *    question asking two things, a fact stated a paragraph further on), the best passage of the
+ *    same page holding the missing words follows it. Only the cited passages' source is cited.
  */
 import type { Chunk } from "../retrieval/chunker";
 import type { SearchHit } from "../retrieval/vector-index";
-import { analyze, Locale, splitSentences } from "../text/tokenize";
+import { analyze, Locale } from "../text/tokenize";
+import { answerProbability, ANSWER_THRESHOLD } from "./calibration";
 import { AnswerEvent, Citation, uniqueCitations } from "./events";
+import { DecisionFeatures, RelatednessFn, ScoredPassage, scorePassages } from "./evidence";
+import { weightedQuestion } from "./follow-up";
 import { answerMessages } from "./messages";
+import { Passage, passagesOf, renderPassage } from "./passages";
 import { parseQuestion } from "./question";
 
-export const MAX_SENTENCES = 3;
 export const MAX_ANSWER_CHARS = 700;
-/** Share of the question's term weight a sentence must cover to be used. */
-export const MIN_COVERAGE = 0.5;
 /** Dice overlap between the user's question and a stored Q&A question for a direct answer. */
 export const QA_MATCH = 0.5;
-/** Further sentences are used only when they score at least this share of the best one. */
-const KEEP_RATIO = 0.6;
-const NUMBER_BONUS = 0.25;
-const RANK_BONUS = 0.05;
-const HEADING_WEIGHT = 0.5;
-const LONG_SENTENCE_CHARS = 350;
-const LONG_SENTENCE_PENALTY = 0.1;
+/** A one-sentence answer takes the following sentence along while both fit in this many characters. */
+const FOLLOWING_MAX_CHARS = 320;
+/** Weight share of the question the best passage leaves unmatched from which a second passage is sought. */
+const SECOND_PASSAGE_GAP = 0.25;
+/** Share of that gap a second passage must fill. */
+const SECOND_PASSAGE_FILL = 0.5;
+/** A second passage is added only when at least this much room is left in the answer. */
+const SECOND_PASSAGE_MIN_CHARS = 160;
 
 export interface AnswerInput {
 	question: string;
 	locale: Locale;
 	/** Retrieved chunks, best first. */
 	hits: readonly SearchHit[];
+	/** Earlier user questions of the same conversation, oldest first. */
+	history?: readonly string[];
+	/** Optional lexicon of related words (see evidence.ts). */
+	related?: RelatednessFn;
+	/** Optional frequency rank of terms in general use (see evidence.ts). */
+	rank?: (term: string) => number | undefined;
+	/** Models other than the fitted ones of calibration.ts (for fitting them). */
+	model?: AnswerModel;
+}
+
+export interface AnswerModel {
+	ranker: Readonly<Record<string, number>>;
+	decision: Readonly<Record<string, number>>;
 }
 
 export interface ExtractiveAnswer {
@@ -50,15 +66,17 @@ export interface ExtractiveAnswer {
 	answered: boolean;
 }
 
-interface Candidate {
-	text: string;
-	terms: Set<string>;
-	chunk: Chunk;
-	hitRank: number;
-	position: number;
-	headingTerms: Set<string>;
-	coverage: number;
-	score: number;
+export interface Evidence {
+	best?: ScoredPassage;
+	features: DecisionFeatures;
+	/** Calibrated probability that the best passage answers the question. */
+	probability: number;
+	/** Passages ranked best first, one per chunk. */
+	ranked: ScoredPassage[];
+	/** Every candidate passage, best first. */
+	candidates: ScoredPassage[];
+	/** A passage of the same page holding what the best one leaves unmatched, if one does. */
+	second?: ScoredPassage;
 }
 
 function dice(a: Set<string>, b: Set<string>): number {
@@ -69,108 +87,112 @@ function dice(a: Set<string>, b: Set<string>): number {
 }
 
 /** The stored Q&A pair that asks the user's question, if one does. */
-function matchingQa(questionTerms: Set<string>, hits: readonly SearchHit[], locale: Locale): Chunk | undefined {
+function matchingQa(question: string, hits: readonly SearchHit[], locale: Locale): Chunk | undefined {
+	const asked = new Set(parseQuestion(question, locale).terms);
 	let best: { chunk: Chunk; match: number } | undefined;
 	for (const { chunk } of hits) {
 		if (chunk.kind !== "qa" || !chunk.question || !chunk.answer) continue;
-		const match = dice(questionTerms, new Set(parseQuestion(chunk.question, locale).terms));
+		const match = dice(asked, new Set(parseQuestion(chunk.question, locale).terms));
 		if (match >= QA_MATCH && (!best || match > best.match)) best = { chunk, match };
 	}
 	return best?.chunk;
 }
 
-function candidatesOf(hits: readonly SearchHit[], locale: Locale): Candidate[] {
-	const candidates: Candidate[] = [];
-	hits.forEach(({ chunk }, hitRank) => {
-		const headingTerms = new Set(chunk.heading ? analyze(chunk.heading, locale) : []);
-		const base = { chunk, hitRank, headingTerms, coverage: 0, score: 0 };
-		if (chunk.kind === "qa" && chunk.answer) {
-			const terms = new Set(analyze(`${chunk.question ?? ""}\n${chunk.answer}`, locale));
-			candidates.push({ ...base, text: chunk.answer, terms, position: 0 });
-			return;
-		}
-		splitSentences(chunk.text).forEach((text, position) => {
-			candidates.push({ ...base, text, terms: new Set(analyze(text, locale)), position });
-		});
+/** Scores every candidate passage of the hits and rates the best one. */
+export function weighEvidence({ question, locale, hits, history = [], related, rank, model }: AnswerInput): Evidence {
+	const weighted = weightedQuestion(question, history, locale);
+	const passages = passagesOf(hits, locale);
+	const scoring = scorePassages(weighted, passages, locale, { related, rank, expects: weighted.expects, ranker: model?.ranker });
+	const sorted = [...scoring.scored].sort((a, b) => b.score - a.score || a.passage.hitRank - b.passage.hitRank);
+	const seen = new Set<string>();
+	const ranked = sorted.filter(s => (seen.has(s.passage.chunk.id) ? false : (seen.add(s.passage.chunk.id), true)));
+	const features = scoring.features(ranked[0], ranked[1]);
+	const best = ranked[0] && { ...ranked[0], passage: withoutLeadIn(ranked[0].passage, weighted.terms, locale) };
+	const second = best && complement(best, sorted);
+	return { best, features, probability: weighted.terms.size === 0 ? 0 : answerProbability(features, model?.decision), ranked, candidates: sorted, ...(second ? { second } : {}) };
+}
+
+function overlaps(a: Passage, b: Passage): boolean {
+	if (a.chunk.sourceId !== b.chunk.sourceId) return false;
+	const parts = new Set(a.parts);
+	return b.parts.some(part => parts.has(part));
+}
+
+/**
+ * The best passage of the same page that holds what `best` leaves unmatched: at least
+ * `SECOND_PASSAGE_FILL` of the missing weight, when `best` misses `SECOND_PASSAGE_GAP` or more.
+ */
+function complement(best: ScoredPassage, candidates: readonly ScoredPassage[]): ScoredPassage | undefined {
+	if (best.passage.isQa) return undefined;
+	const gap = best.unmatched.reduce((sum, u) => sum + u.share, 0);
+	if (gap < SECOND_PASSAGE_GAP) return undefined;
+	return candidates.find(c => {
+		if (c.passage.isQa || c.passage.chunk.sourceId !== best.passage.chunk.sourceId || overlaps(c.passage, best.passage)) return false;
+		const filled = best.unmatched.reduce((sum, u) => sum + (c.passage.terms.has(u.term) ? u.share : 0), 0);
+		return filled >= SECOND_PASSAGE_FILL * gap;
 	});
-	return candidates;
 }
 
-/** IDF of each question term over the candidate sentences. */
-function termWeights(terms: readonly string[], candidates: readonly Candidate[]): Map<string, number> {
-	const weights = new Map<string, number>();
-	for (const term of terms) {
-		const containing = candidates.filter(c => c.terms.has(term)).length;
-		weights.set(term, Math.log(1 + (candidates.length + 1) / (containing + 1)));
-	}
-	return weights;
+/** The answer's text: the best passage, and the second one when there is room for it. */
+export function answerWith(evidence: Pick<Evidence, "best" | "second">): { text: string; chunks: Chunk[] } {
+	const best = evidence.best as ScoredPassage;
+	const first = answerText(best.passage);
+	const room = MAX_ANSWER_CHARS - first.length;
+	if (!evidence.second || room < SECOND_PASSAGE_MIN_CHARS) return { text: first, chunks: [best.passage.chunk] };
+	const second = answerText(evidence.second.passage, room);
+	return { text: `${first}\n\n${second}`, chunks: [best.passage.chunk, evidence.second.passage.chunk] };
 }
 
-function score(candidate: Candidate, weights: Map<string, number>, wantsNumber: boolean, hitCount: number): void {
-	let total = 0;
-	let covered = 0;
-	let inSentence = 0;
-	for (const [term, weight] of weights) {
-		total += weight;
-		if (candidate.terms.has(term)) {
-			covered += weight;
-			inSentence++;
-		} else if (candidate.headingTerms.has(term)) {
-			covered += weight * HEADING_WEIGHT;
-		}
-	}
-	candidate.coverage = inSentence > 0 && total > 0 ? covered / total : 0;
-	candidate.score =
-		candidate.coverage +
-		(wantsNumber && /\p{N}/u.test(candidate.text) ? NUMBER_BONUS : 0) +
-		RANK_BONUS * (1 - candidate.hitRank / Math.max(1, hitCount)) -
-		(candidate.text.length > LONG_SENTENCE_CHARS ? LONG_SENTENCE_PENALTY : 0);
+/**
+ * The passage without its leading sentences that hold none of the question's words: a span
+ * chosen for what follows an unrelated opening ("Every Acme kettle is built to last. The warranty
+ * lasts 37 months.") starts where the answer does. Lists and Q&A answers stay whole.
+ */
+function withoutLeadIn(passage: Passage, questionTerms: ReadonlyMap<string, number>, locale: Locale): Passage {
+	if (passage.isList || passage.isQa) return passage;
+	let start = 0;
+	while (start < passage.parts.length - 1 && !analyze(passage.parts[start], locale).some(term => questionTerms.has(term))) start++;
+	if (start === 0) return passage;
+	return { ...passage, parts: passage.parts.slice(start), lineBreaks: [false, ...passage.lineBreaks.slice(start + 1)] };
 }
 
-function normalizedKey(text: string): string {
-	return text.toLowerCase().replace(/\s+/g, " ").trim();
-}
+const SENTENCE_END = /[.!?…:;]["'”’)\]]*$/u;
 
-/** Picks the answer sentences: the best, then close runners-up, without repeats, within the size limits. */
-function select(candidates: Candidate[]): Candidate[] {
-	const eligible = candidates.filter(c => c.coverage >= MIN_COVERAGE).sort((a, b) => b.score - a.score);
-	if (eligible.length === 0) return [];
-	const [best] = eligible;
-	const chosen: Candidate[] = [best];
-	const seen = new Set([normalizedKey(best.text)]);
-	let length = best.text.length;
-	for (const candidate of eligible.slice(1)) {
-		if (chosen.length >= MAX_SENTENCES || candidate.score < best.score * KEEP_RATIO) break;
-		const key = normalizedKey(candidate.text);
-		if (seen.has(key) || length + candidate.text.length + 1 > MAX_ANSWER_CHARS) continue;
-		seen.add(key);
-		chosen.push(candidate);
-		length += candidate.text.length + 1;
-	}
-	// The best sentence leads; the others follow in reading order.
-	const rest = chosen.slice(1).sort((a, b) => a.hitRank - b.hitRank || a.position - b.position);
-	return [best, ...rest];
+/** The passage as the reply: a fragment or list is introduced by its heading; at most `maxChars`, cut between parts. */
+export function answerText(passage: Passage, maxChars = MAX_ANSWER_CHARS): string {
+	// A lone sentence takes the next one of its paragraph along when short: a description is often
+	// followed by its value ("… to retry. Default: 5"), a problem by its remedy.
+	const p =
+		passage.following && passage.parts.length === 1 && passage.parts[0].length + passage.following.length < FOLLOWING_MAX_CHARS
+			? { ...passage, parts: [...passage.parts, passage.following], lineBreaks: [...passage.lineBreaks, false] }
+			: passage;
+	const parts: string[] = [];
+	const breaks: boolean[] = [];
+	let length = 0;
+	p.parts.forEach((part, i) => {
+		if (i > 0 && length + part.length + 1 > maxChars) return;
+		if (i > 0 && parts.length < i) return;
+		parts.push(part.length > maxChars ? `${part.slice(0, maxChars - 1).replace(/\s+\S*$/, "")}…` : part);
+		breaks.push(p.lineBreaks[i]);
+		length += part.length + 1;
+	});
+	const body = renderPassage({ parts, lineBreaks: breaks });
+	const heading = p.chunk.heading?.trim();
+	const fragment = p.isList || !SENTENCE_END.test(parts[0] ?? "");
+	if (!heading || !fragment || p.isQa || body.toLowerCase().startsWith(heading.toLowerCase())) return body;
+	return `${heading}:${p.isList ? "\n" : " "}${body}`;
 }
 
 /** Builds the answer (or the grounded refusal) from the retrieved hits. */
-export function extractiveAnswer({ question, locale, hits }: AnswerInput): ExtractiveAnswer {
-	const refusal: ExtractiveAnswer = { text: answerMessages(locale).notFound, citations: [], answered: false };
-	const parsed = parseQuestion(question, locale);
-	if (parsed.terms.length === 0 || hits.length === 0) return refusal;
-
-	const qa = matchingQa(new Set(parsed.terms), hits, locale);
+export function extractiveAnswer(input: AnswerInput): ExtractiveAnswer {
+	const refusal: ExtractiveAnswer = { text: answerMessages(input.locale).notFound, citations: [], answered: false };
+	if (input.hits.length === 0) return refusal;
+	const qa = matchingQa(input.question, input.hits, input.locale);
 	if (qa) return { text: qa.answer as string, citations: uniqueCitations([qa]), answered: true };
-
-	const candidates = candidatesOf(hits, locale);
-	const weights = termWeights(parsed.terms, candidates);
-	for (const candidate of candidates) score(candidate, weights, parsed.wantsNumber, hits.length);
-	const chosen = select(candidates);
-	if (chosen.length === 0) return refusal;
-	return {
-		text: chosen.map(c => c.text).join(" "),
-		citations: uniqueCitations(chosen.map(c => c.chunk)),
-		answered: true
-	};
+	const evidence = weighEvidence(input);
+	if (!evidence.best || evidence.probability < ANSWER_THRESHOLD) return refusal;
+	const { text, chunks } = answerWith(evidence);
+	return { text, citations: uniqueCitations(chunks), answered: true };
 }
 
 /** The extractive answer as an answer stream (same events as the LLM path). */

@@ -33,11 +33,6 @@ const MESSAGES: Record<Locale, AnswerMessages> = {
 	}
 };
 
-/** `es` for Spanish, `en` for anything else. */
-export function toLocale(value: string | undefined | null): Locale {
-	return value === "es" ? "es" : "en";
-}
-
 export function answerMessages(locale: Locale): AnswerMessages {
 	return MESSAGES[locale];
 }

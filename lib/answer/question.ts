@@ -1,15 +1,34 @@
 /**
- * What a question asks for, in index terms. "How long / how much / how many / cuánto…" questions
- * want a quantity: those phrases are taken out of the content terms (a sentence need not contain
- * "long" to say how long something lasts) and mark the question as wanting a number.
+ * What a question asks for, in index terms. "How long / how much / how many / cuánto…" phrases
+ * are taken out of the content terms (a sentence need not contain "long" to say how long something
+ * lasts); the kind of answer they ask for is read by answer-type.ts.
  */
 import { analyze, Locale } from "../text/tokenize";
+import { AnswerType, expectedAnswerType } from "./answer-type";
 
 export interface ParsedQuestion {
 	/** Distinct content terms of the question. */
 	terms: string[];
-	/** The question asks for an amount, a duration, a price or a count. */
-	wantsNumber: boolean;
+	/** The kind of answer asked for (a price, a duration, a number…), if any. */
+	expects?: AnswerType;
+	/**
+	 * Terms of the words written as names: capitalised past the first word, or holding a digit or an
+	 * inner capital ("Aurora", "Zephyr-9", "HTTP/2", "OAuth"). A passage about another product or
+	 * version than the one named does not answer, however much else it shares.
+	 */
+	names: string[];
+}
+
+const DIGIT = /\p{N}/u;
+const CAPITAL_START = /^\p{Lu}/u;
+const INNER_CAPITAL = /\p{Ll}\p{Lu}/u;
+/** Punctuation around a word ("(Aurora)", "¿Zephyr-9?"); a fixed-width class, no backtracking. */
+const EDGE_PUNCTUATION = /^[\p{P}\p{S}]+|[\p{P}\p{S}]+$/gu;
+
+function nameTerms(question: string, locale: Locale): string[] {
+	const words = question.split(/\s+/).map(w => w.replace(EDGE_PUNCTUATION, "")).filter(Boolean);
+	const names = words.filter((word, i) => DIGIT.test(word) || INNER_CAPITAL.test(word) || (i > 0 && CAPITAL_START.test(word)));
+	return [...new Set(names.flatMap(word => analyze(word, locale)))];
 }
 
 const QUANTITY_PHRASES: Record<Locale, RegExp> = {
@@ -17,16 +36,12 @@ const QUANTITY_PHRASES: Record<Locale, RegExp> = {
 	es: /(?:¿\s*)?\b(?:cu[aá]nt[oa]s?(?:\s+tiempo)?|qu[eé]\s+tan|a\s+qu[eé]\s+hora)\b/giu
 };
 
-const QUANTITY_WORDS: Record<Locale, RegExp> = {
-	en: /\b(?:price|prices|cost|costs|fee|fees|rate|percent|percentage|when|what time|how much|duration)\b/iu,
-	es: /\b(?:precio|precios|cuesta|cuestan|coste|costo|tarifa|porcentaje|cu[aá]ndo|duraci[oó]n|horario)\b/iu
-};
-
 export function parseQuestion(question: string, locale: Locale): ParsedQuestion {
 	const phrases = QUANTITY_PHRASES[locale];
-	const wantsNumber = new RegExp(phrases.source, "iu").test(question) || QUANTITY_WORDS[locale].test(question);
+	const expects = expectedAnswerType(question, locale);
 	let terms = [...new Set(analyze(question.replace(phrases, " "), locale))];
 	// "How much?" alone: better to match on the phrase than on nothing.
 	if (terms.length === 0) terms = [...new Set(analyze(question, locale))];
-	return { terms, wantsNumber };
+	const names = nameTerms(question, locale).filter(term => terms.includes(term));
+	return { terms, names, ...(expects ? { expects } : {}) };
 }

@@ -43,3 +43,8 @@ export function appendTurnsUpdate(turns: Turn[], now: number): Record<string, un
 export function newConversation(id: string, chatbotId: string, turns: Turn[], now: number): ConversationDoc {
 	return { _id: id, chatbot_id: chatbotId, turns: turns.slice(-MAX_TURNS), created_at: now, updated_at: now, expires_at: now + CONVERSATION_TTL_MS };
 }
+
+/** The user's questions among the turns, oldest first: what a follow-up is read with. */
+export function earlierQuestions(turns: readonly Turn[]): string[] {
+	return turns.filter(turn => turn.role === "user").map(turn => turn.text);
+}

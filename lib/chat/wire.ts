@@ -4,6 +4,9 @@
  */
 import type { Citation } from "../answer/events";
 
+/** Longest question the chat API accepts, in characters (the route schema and the chat service both say so). */
+export const MAX_CHAT_MESSAGE_CHARS = 2000;
+
 export interface WireCitation {
 	source_id: string;
 	title: string;

@@ -7,6 +7,7 @@
  * matches nothing wrote nothing; `explainRefusal` then says which cap (or expiry) refused it.
  */
 import { appError } from "../errors";
+import { calendarMonth, MessagePeriod, periodAt } from "./message-period";
 import type { Chatbot, ChatbotLimits, SourceKind } from "./model";
 
 export interface Gate {
@@ -54,16 +55,45 @@ export function releaseUpdate(c: Consumption, now: number): Record<string, unkno
 	return { $inc: inc, $set: { updated_at: now } };
 }
 
-export function messageGate(chatbot: Pick<Chatbot, "_id" | "limits">, now: number, liveAfter: number): Gate {
-	return {
-		query: {
-			_id: chatbot._id,
-			...notExpired(liveAfter),
-			"counts.messages": { $lte: chatbot.limits.max_messages - 1 },
-			"limits.max_messages": chatbot.limits.max_messages
-		},
-		update: { $inc: { "counts.messages": 1 }, $set: { updated_at: now } }
+export type MessageDecision =
+	| { ok: true; gate: Gate; messagesUsed: number; period: MessagePeriod | null }
+	| { ok: false; refusal: Error };
+
+/**
+ * Counting one answered message, as a compare-and-set on the chatbot as read: the query pins the
+ * count and the period that were read, so of simultaneous callers exactly one wins each round and
+ * the others read again. When the stored period has ended, the same write starts the next one with
+ * a count of one (the reset happens at the moment of use, atomically with the count). Refused when
+ * the chatbot is paused, expired, or has used its messages for the period.
+ */
+export function messageGate(chatbot: Chatbot, now: number): MessageDecision {
+	if (chatbot.expires_at !== null && chatbot.expires_at <= now) return { ok: false, refusal: appError("expired", "No live chatbot has this id.") };
+	if (chatbot.paused) return { ok: false, refusal: pausedError() };
+	const stored = chatbot.message_period ?? null;
+	// An account's chatbot stored before messages were counted per period starts its first one now.
+	const period = stored ? periodAt(stored, now) : chatbot.kind === "account" ? calendarMonth(now) : null;
+	const fresh = period !== null && period.start !== stored?.start;
+	const used = fresh ? 0 : chatbot.counts.messages;
+	const max = chatbot.limits.max_messages;
+	if (used >= max) {
+		const per = period ? " this period" : "";
+		return { ok: false, refusal: appError("message_cap", `This chatbot has answered all ${max} messages it may answer${per}.`) };
+	}
+	const query: Record<string, unknown> = {
+		_id: chatbot._id,
+		...notExpired(now),
+		paused: { $ne: true },
+		"counts.messages": chatbot.counts.messages,
+		"limits.max_messages": max
 	};
+	query["message_period.start"] = stored ? stored.start : { $exists: false };
+	const set: Record<string, unknown> = { "counts.messages": used + 1, updated_at: now };
+	if (fresh) set.message_period = period;
+	return { ok: true, gate: { query, update: { $set: set } }, messagesUsed: used + 1, period };
+}
+
+export function pausedError(): Error {
+	return appError("chatbot_paused", "This chatbot is paused: its account has more chatbots than its plan allows.");
 }
 
 /** Matches chatbots with no expiry, or one after `now`. */

@@ -1,4 +1,4 @@
-import { createHash, randomBytes, randomUUID } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 
 const ALPHABET = "abcdefghijkmnpqrstuvwxyz23456789"; // no 0/o, 1/l: slugs get read aloud and typed
 
@@ -11,13 +11,3 @@ export function newSlug(): string {
 }
 
 export const newId = (): string => randomUUID();
-
-/** An opaque bearer token of 256 random bits, URL-safe. */
-export function newToken(): string {
-	return randomBytes(32).toString("base64url");
-}
-
-/** Tokens are stored only as their SHA-256: they are high-entropy, so a slow hash adds nothing. */
-export function hashToken(token: string): string {
-	return createHash("sha256").update(token, "utf8").digest("hex");
-}

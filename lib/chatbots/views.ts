@@ -3,6 +3,7 @@
  * chatbot is reached by.
  */
 import type { Chatbot, Source } from "./model";
+import { chatbotState, demoStatus } from "./status";
 
 export function chatUrl(publicUrl: string, slug: string): string {
 	return `${publicUrl}/c/${encodeURIComponent(slug)}`;
@@ -15,7 +16,7 @@ export function embedSnippet(publicUrl: string, slug: string): string {
 export interface DemoSessionView {
 	session_id: string;
 	slug: string;
-	status: Chatbot["status"];
+	status: ReturnType<typeof demoStatus>;
 	caps: { max_messages: number; max_urls: number; max_chars: number; max_files: number };
 	sources: {
 		urls: Array<{ id: string; url: string; status: string; domain: string | null; title: string | null; char_count: number | null; failure: Source["failure"] }>;
@@ -31,17 +32,13 @@ export interface DemoSessionView {
 	embed_snippet: string;
 }
 
-/** True when sources changed since the last training run. */
-export function needsRetrain(chatbot: Pick<Chatbot, "sources_version" | "trained_version">): boolean {
-	return chatbot.sources_version !== chatbot.trained_version;
-}
-
 export function demoSessionView(sessionId: string, chatbot: Chatbot, sources: Source[], publicUrl: string): DemoSessionView {
 	const byAge = [...sources].sort((a, b) => a.created_at - b.created_at);
+	const state = chatbotState(chatbot);
 	return {
 		session_id: sessionId,
 		slug: chatbot.slug,
-		status: chatbot.status,
+		status: demoStatus(state),
 		caps: {
 			max_messages: chatbot.limits.max_messages,
 			max_urls: chatbot.limits.max_urls,
@@ -61,7 +58,7 @@ export function demoSessionView(sessionId: string, chatbot: Chatbot, sources: So
 		},
 		messages_used: chatbot.counts.messages,
 		chars_used: chatbot.counts.chars,
-		needs_retrain: needsRetrain(chatbot),
+		needs_retrain: state.needs_retrain,
 		locale: chatbot.locale,
 		expires_at: chatbot.expires_at === null ? null : new Date(chatbot.expires_at).toISOString(),
 		chat_url: chatUrl(publicUrl, chatbot.slug),

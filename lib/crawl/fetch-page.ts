@@ -10,7 +10,7 @@
 import * as http from "node:http";
 import * as https from "node:https";
 import type * as net from "node:net";
-import { fetchFailure } from "./fetch-failure";
+import { fetchFailure } from "../failures";
 import { decodeText, parseContentType, readCappedBody, sniffMime } from "./http-body";
 import { AddressGuardOptions, assertFetchableUrl, bareHostname, ResolvedAddress, resolveAndCheck } from "./ssrf";
 

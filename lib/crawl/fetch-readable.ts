@@ -10,16 +10,19 @@
  * 3. HTML is then rendered in Chromium whenever a renderer is given and available, so text that
  *    scripts insert is captured; sniffing whether a page "needs" JavaScript would guess wrong on the
  *    pages that matter. If rendering fails, or yields no text, the static HTML is used instead: the
- *    static fetch already passed every guard, so falling back loses nothing but script output.
- * 4. No text at all is a failure with reason `empty` (code `empty`, 422).
+ *    static fetch already passed every guard, so falling back loses nothing but script output. The
+ *    exception is a page that sends the browser to an address the guard refuses: that page is
+ *    refused (`blocked_address`), not read from its static HTML.
+ * 4. No text at all is a failure with reason `empty` (code `empty`, 422); so is an HTML page whose
+ *    body is empty, before any browser or parser sees it.
+ * 5. Text is read from the HTML in the text worker (page-text.ts), never on the event loop.
  */
 import type { PageRenderer } from "./browser";
-import { fetchFailure } from "./fetch-failure";
+import { fetchFailure, fetchFailureReason } from "../failures";
 import { CrawlOptions, fetchPage } from "./fetch-page";
-import { readableText } from "./readable-text";
+import { readHtmlPage, readPlainTextPage } from "./page-text";
 import { RobotsCache } from "./robots";
 import { assertFetchableUrl } from "./ssrf";
-import { normalizeText } from "../extract/plain-text";
 
 export interface FetchReadableOptions extends CrawlOptions {
 	/** Chromium renderer; without one (or without Chromium installed) pages are read statically. */
@@ -42,8 +45,8 @@ export interface ReadablePage {
 }
 
 export interface PageContent extends ReadablePage {
-	/** The HTML the text was read from (rendered or static); undefined for plain-text pages. */
-	html: string | undefined;
+	/** Same-origin page links of the HTML the text was read from, when asked for (none for plain text). */
+	links: string[];
 }
 
 async function assertRobotsAllow(url: string, robots: RobotsCache, userAgent: string): Promise<void> {
@@ -52,44 +55,52 @@ async function assertRobotsAllow(url: string, robots: RobotsCache, userAgent: st
 	}
 }
 
-async function renderText(url: string, opts: FetchReadableOptions): Promise<{ finalUrl: string; html: string; title: string; text: string } | undefined> {
+async function renderText(url: string, opts: FetchReadableOptions, links: boolean): Promise<Omit<PageContent, "url" | "charCount"> | undefined> {
 	if (!opts.renderer?.available()) return undefined;
+	let page;
 	try {
-		const page = await opts.renderer.render(url, opts);
-		const { title, text } = readableText(page.html, page.finalUrl);
-		return text ? { finalUrl: page.finalUrl, html: page.html, title, text } : undefined;
+		page = await opts.renderer.render(url, opts);
+	} catch (err) {
+		// A page that navigates itself to a refused address is refused, not read from its static HTML.
+		if (fetchFailureReason(err) === "blocked_address") throw err;
+		// Step 3 of the policy: any other rendering failure falls back to the static HTML.
+		return undefined;
+	}
+	try {
+		const read = await readHtmlPage(page.html, page.finalUrl, opts.timeoutMs, links);
+		return read.text ? { finalUrl: page.finalUrl, ...read, rendered: true } : undefined;
 	} catch {
-		// Step 3 of the policy: any rendering failure falls back to the static HTML.
 		return undefined;
 	}
 }
 
-/** Fetches a page and returns its readable text together with the HTML it came from. */
-export async function fetchPageContent(url: string, opts: FetchReadableOptions): Promise<PageContent> {
+/**
+ * Fetches a page and returns its readable text, with the same-origin links of its HTML when
+ * `links` is set (a site crawl follows them).
+ */
+export async function fetchPageContent(url: string, opts: FetchReadableOptions, links = false): Promise<PageContent> {
 	const requested = assertFetchableUrl(url, opts).href;
 	const robots = opts.robots ?? new RobotsCache(opts);
 	await assertRobotsAllow(requested, robots, opts.userAgent);
 	const fetched = await fetchPage(requested, opts);
 	if (new URL(fetched.finalUrl).origin !== new URL(requested).origin) await assertRobotsAllow(fetched.finalUrl, robots, opts.userAgent);
+	if (fetched.body.trim() === "") throw fetchFailure("empty", "The page's body is empty.", { url });
 
-	let result: Omit<PageContent, "charCount">;
+	let result: Omit<PageContent, "url" | "charCount">;
 	if (fetched.contentType === "text/plain") {
-		result = { url, finalUrl: fetched.finalUrl, title: "", text: normalizeText(fetched.body), rendered: false, html: undefined };
+		const text = await readPlainTextPage(fetched.body, fetched.finalUrl, opts.timeoutMs);
+		result = { finalUrl: fetched.finalUrl, title: "", text, rendered: false, links: [] };
 	} else {
-		const rendered = await renderText(fetched.finalUrl, opts);
-		if (rendered) {
-			result = { url, ...rendered, rendered: true };
-		} else {
-			const { title, text } = readableText(fetched.body, fetched.finalUrl);
-			result = { url, finalUrl: fetched.finalUrl, html: fetched.body, title, text, rendered: false };
-		}
+		result =
+			(await renderText(fetched.finalUrl, opts, links)) ??
+			{ finalUrl: fetched.finalUrl, ...(await readHtmlPage(fetched.body, fetched.finalUrl, opts.timeoutMs, links)), rendered: false };
 	}
 	if (!result.text) throw fetchFailure("empty", "The page has no readable text.", { url });
-	return { ...result, charCount: result.text.length };
+	return { url, ...result, charCount: result.text.length };
 }
 
 /** Fetches a page (robots, SSRF guard, Chromium when available) and returns its readable text. */
 export async function fetchReadable(url: string, opts: FetchReadableOptions): Promise<ReadablePage> {
-	const { html: _html, ...page } = await fetchPageContent(url, opts);
+	const { links: _links, ...page } = await fetchPageContent(url, opts);
 	return page;
 }

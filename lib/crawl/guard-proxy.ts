@@ -11,7 +11,7 @@
 import * as http from "node:http";
 import * as net from "node:net";
 import type { Duplex } from "node:stream";
-import { FetchFailure, fetchFailureReason } from "./fetch-failure";
+import { FetchFailure, fetchFailureReason } from "../failures";
 import type { CrawlOptions } from "./fetch-page";
 import { assertFetchableUrl, bareHostname, resolveAndCheck } from "./ssrf";
 

@@ -5,7 +5,7 @@
 import type { IncomingMessage } from "node:http";
 import type { Readable } from "node:stream";
 import * as zlib from "node:zlib";
-import { fetchFailure } from "./fetch-failure";
+import { fetchFailure } from "../failures";
 
 export interface ContentType {
 	/** Lower-case MIME essence, `""` when the header is missing. */

@@ -9,7 +9,7 @@
  * that chrome.
  */
 import { Readability } from "@mozilla/readability";
-import { DOMParser } from "linkedom";
+import type { DOMParser as LinkedomParser } from "linkedom";
 
 export interface ReadableText {
 	title: string;
@@ -60,7 +60,11 @@ class TextWriter {
 
 	/** Text whose line breaks and indentation matter (`<pre>`), as a paragraph of its own. */
 	preformatted(raw: string): void {
-		const text = raw.replace(/\r\n?/g, "\n").replace(/^\n+|\s+$/g, "");
+		// Trimmed by code: `\s+$` is retried from every space of a long run inside the block.
+		const lines = raw.replace(/\r\n?/g, "\n").trimEnd();
+		let start = 0;
+		while (lines.charCodeAt(start) === 0x0a) start++;
+		const text = lines.slice(start);
 		if (!text) return;
 		this.breakLine(2);
 		this.append(text);
@@ -129,7 +133,7 @@ export function structuredText(root: Node): string {
 
 function parse(html: string): Document {
 	// linkedom's Document implements the DOM interfaces Readability and the walker use.
-	return new DOMParser().parseFromString(html, "text/html") as unknown as Document;
+	return new (domParser())().parseFromString(html, "text/html") as unknown as Document;
 }
 
 function stripBoilerplate(doc: Document): void {
@@ -156,6 +160,8 @@ function pageWithoutChrome(html: string): string {
 /** Extracts the title and main text of an HTML document fetched from `url`. */
 export function readableText(html: string, url: string): ReadableText {
 	const doc = parse(html);
+	// A body with no element at all (empty, white space, a lone comment) has no document element.
+	if (!doc.documentElement) return { title: "", text: "" };
 	const pageTitle = (doc.querySelector("title")?.textContent ?? "").replace(/\s+/g, " ").trim();
 	stripBoilerplate(doc);
 	let article: { title?: string | null; content?: Node | null } | null = null;
@@ -170,4 +176,9 @@ export function readableText(html: string, url: string): ReadableText {
 	const text = articleText.length >= MIN_ARTICLE_CHARS ? articleText : pageWithoutChrome(html) || articleText;
 	const title = (article?.title ?? "").replace(/\s+/g, " ").trim() || pageTitle;
 	return { title, text };
+}
+
+/** linkedom, required at the first page parsed: an idle process need not hold it. */
+function domParser(): typeof LinkedomParser {
+	return (require("linkedom") as { DOMParser: typeof LinkedomParser }).DOMParser;
 }

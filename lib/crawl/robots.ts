@@ -1,5 +1,6 @@
 /**
- * robots.txt: fetched through the guarded fetcher, parsed with robots-parser, cached per origin.
+ * robots.txt: fetched through the guarded fetcher, cached per origin, read and matched
+ * (robots-rules.ts) in the text worker, with the crawl's time limit.
  *
  * Failure policy (a deliberate, documented choice):
  * - 4xx (typically 404): the site publishes no rules, so everything is allowed (RFC 9309 §2.3.1.3).
@@ -9,12 +10,16 @@
  *   robots.txt as "no rules" keeps a flaky robots endpoint from blocking a working site.
  * - An address the guard refuses: the page would be refused too, so the answer does not matter;
  *   we allow here and let the page fetch report `blocked_address` with the right reason.
+ * - Rules that cannot be matched within the crawl's time limit: disallowed. The site did publish rules
+ *   (hostile or enormous ones); when we cannot tell what they say, we do not take the page, whatever
+ *   the machine's speed.
  */
-import robotsParser from "robots-parser";
-import { fetchFailureReason } from "./fetch-failure";
+import { fetchFailureReason } from "../failures";
 import { CrawlOptions, fetchPage } from "./fetch-page";
+import { robotsAllows } from "./page-text";
 
-type Robot = ReturnType<typeof robotsParser>;
+/** A fetched robots.txt, or undefined when the origin has none that can be used. */
+type Robots = { url: string; text: string } | undefined;
 
 export interface RobotsCacheOptions {
 	/** How long an origin's rules are reused. */
@@ -28,7 +33,7 @@ const MAX_ROBOTS_BYTES = 512 * 1024;
 
 interface Entry {
 	expires: number;
-	rules: Promise<Robot | undefined>;
+	rules: Promise<Robots>;
 }
 
 export class RobotsCache {
@@ -46,18 +51,17 @@ export class RobotsCache {
 
 	/** True when robots.txt of the URL's origin lets `userAgent` (default: the crawl's) fetch it. */
 	async isAllowed(url: string, userAgent: string = this.crawl.userAgent): Promise<boolean> {
-		const robot = await this.rulesFor(new URL(url).origin);
-		// robots-parser answers undefined for a URL outside the robots.txt's origin; ours never is.
-		return robot?.isAllowed(url, userAgent) ?? true;
+		const robots = await this.rulesFor(new URL(url).origin);
+		if (!robots) return true;
+		try {
+			return await robotsAllows(robots.url, robots.text, url, userAgent, this.crawl.timeoutMs);
+		} catch (err) {
+			if (fetchFailureReason(err) === undefined) throw err;
+			return false;
+		}
 	}
 
-	/** Sitemap URLs the origin's robots.txt declares. */
-	async sitemaps(origin: string): Promise<string[]> {
-		const robot = await this.rulesFor(origin);
-		return robot?.getSitemaps() ?? [];
-	}
-
-	private rulesFor(origin: string): Promise<Robot | undefined> {
+	private rulesFor(origin: string): Promise<Robots> {
 		const now = Date.now();
 		const cached = this.entries.get(origin);
 		if (cached && cached.expires > now) {
@@ -79,7 +83,7 @@ export class RobotsCache {
 		return rules;
 	}
 
-	private async load(origin: string): Promise<Robot | undefined> {
+	private async load(origin: string): Promise<Robots> {
 		const robotsUrl = `${origin}/robots.txt`;
 		try {
 			const page = await fetchPage(robotsUrl, {
@@ -87,7 +91,7 @@ export class RobotsCache {
 				maxBytes: Math.min(this.crawl.maxBytes, MAX_ROBOTS_BYTES),
 				accept: ["text/plain", "text/html", "application/octet-stream"]
 			});
-			return robotsParser(robotsUrl, page.body);
+			return { url: robotsUrl, text: page.body };
 		} catch (err) {
 			// See the failure policy above: every failure means "no rules". An unexpected error (not a
 			// fetch failure) is a bug and is not swallowed.

@@ -7,11 +7,14 @@
  * not use up the budget, so one broken link does not cost a page of content; a separate cap on
  * attempts (three per budgeted page by default) keeps a site full of broken links from running on.
  */
-import { DOMParser } from "linkedom";
-import { fetchFailureReason, FetchFailure } from "./fetch-failure";
+import { fetchFailureReason, FetchFailure } from "../failures";
 import { fetchPage } from "./fetch-page";
 import { FetchReadableOptions, fetchPageContent } from "./fetch-readable";
+import { normalizePageUrl } from "./page-links";
+import { readSitemap } from "./page-text";
 import { RobotsCache } from "./robots";
+
+export { extractLinks, normalizePageUrl, parseSitemap } from "./page-links";
 
 export interface CrawledPage {
 	url: string;
@@ -45,73 +48,10 @@ export interface SiteCrawl {
 	found: number;
 }
 
-/** Links to these are files, not pages: not worth a fetch that would end in unsupported_content_type. */
-const NON_PAGE_EXTENSIONS = new Set([
-	"pdf", "png", "jpg", "jpeg", "gif", "webp", "svg", "ico", "bmp", "tif", "tiff", "avif", "zip", "gz", "tgz", "tar",
-	"rar", "7z", "bz2", "xz", "exe", "dmg", "pkg", "deb", "rpm", "msi", "apk", "iso", "mp3", "mp4", "m4a", "wav", "ogg",
-	"webm", "avi", "mov", "mkv", "woff", "woff2", "ttf", "otf", "eot", "css", "js", "mjs", "json", "xml", "rss", "atom",
-	"csv", "xls", "xlsx", "doc", "docx", "ppt", "pptx", "odt", "ods", "odp", "epub"
-]);
-
-/** Canonical form used to tell pages apart: no fragment; everything else as the URL parser leaves it. */
-export function normalizePageUrl(href: string, base?: string): string | undefined {
-	let url: URL;
-	try {
-		url = new URL(href, base);
-	} catch {
-		return undefined;
-	}
-	if (url.protocol !== "http:" && url.protocol !== "https:") return undefined;
-	url.hash = "";
-	const last = url.pathname.split("/").pop() ?? "";
-	const dot = last.lastIndexOf(".");
-	if (dot > 0 && NON_PAGE_EXTENSIONS.has(last.slice(dot + 1).toLowerCase())) return undefined;
-	return url.href;
-}
-
-/** Same-origin page links of an HTML document, in document order, honouring `<base href>`. */
-export function extractLinks(html: string, pageUrl: string): string[] {
-	const doc = new DOMParser().parseFromString(html, "text/html") as unknown as Document;
-	const baseHref = doc.querySelector("base[href]")?.getAttribute("href");
-	let base = pageUrl;
-	if (baseHref) {
-		try {
-			base = new URL(baseHref, pageUrl).href;
-		} catch {
-			// An unusable <base> is ignored, as browsers do.
-		}
-	}
-	const links: string[] = [];
-	for (const anchor of Array.from(doc.querySelectorAll("a[href], area[href]"))) {
-		const rel = (anchor.getAttribute("rel") ?? "").toLowerCase();
-		if (rel.split(/\s+/).includes("nofollow")) continue;
-		const normalized = normalizePageUrl(anchor.getAttribute("href") ?? "", base);
-		if (normalized) links.push(normalized);
-	}
-	return links;
-}
-
-/** `<loc>` entries of a sitemap (a urlset; nested sitemap indexes are not followed). */
-export function parseSitemap(xml: string): string[] {
-	const locs: string[] = [];
-	const pattern = /<loc>\s*([^<]+?)\s*<\/loc>/gi;
-	for (let match = pattern.exec(xml); match; match = pattern.exec(xml)) {
-		locs.push(
-			match[1]
-				.replace(/&lt;/g, "<")
-				.replace(/&gt;/g, ">")
-				.replace(/&quot;/g, '"')
-				.replace(/&apos;/g, "'")
-				.replace(/&amp;/g, "&")
-		);
-	}
-	return locs;
-}
-
 async function sitemapUrls(origin: string, opts: CrawlSiteOptions): Promise<string[]> {
 	try {
 		const sitemap = await fetchPage(`${origin}/sitemap.xml`, { ...opts, accept: ["application/xml", "text/xml", "text/plain"] });
-		return parseSitemap(sitemap.body);
+		return await readSitemap(sitemap.body, sitemap.finalUrl, opts.timeoutMs);
 	} catch (err) {
 		// No sitemap (or an unusable one) is normal; the links of the pages still drive the crawl.
 		if (fetchFailureReason(err) === undefined) throw err;
@@ -145,7 +85,7 @@ export async function crawlSite(startUrl: string, options: CrawlSiteOptions): Pr
 		const url = queue.shift() as string;
 		let page: CrawledPage;
 		try {
-			const content = await fetchPageContent(url, opts);
+			const content = await fetchPageContent(url, opts, true);
 			const finalUrl = normalizePageUrl(content.finalUrl) ?? content.finalUrl;
 			if (finalUrl !== url && pages.some(p => p.status === "crawled" && p.url === finalUrl)) continue;
 			// A start page that redirects (http → https, bare → www) moves the site to its new origin.
@@ -153,7 +93,7 @@ export async function crawlSite(startUrl: string, options: CrawlSiteOptions): Pr
 			seen.add(finalUrl);
 			page = { url: finalUrl, status: "crawled", title: content.title, text: content.text, charCount: content.charCount };
 			crawled++;
-			if (content.html) for (const link of extractLinks(content.html, content.finalUrl)) enqueue(link);
+			for (const link of content.links) enqueue(link);
 		} catch (err) {
 			const reason = fetchFailureReason(err);
 			if (reason === undefined) throw err;

@@ -13,7 +13,8 @@
 import * as dns from "node:dns";
 import * as net from "node:net";
 import ipaddr from "ipaddr.js";
-import { fetchFailure } from "./fetch-failure";
+import { fetchFailure } from "../failures";
+import { MAX_URL_LENGTH } from "../chatbots/model";
 
 export interface ResolvedAddress {
 	address: string;
@@ -131,7 +132,6 @@ const BAD_PORTS = new Set([
 	6000, 6566, 6665, 6666, 6667, 6668, 6669, 6679, 6697, 10080
 ]);
 
-const MAX_URL_LENGTH = 2048;
 
 /** The hostname of a URL without the brackets of an IPv6 literal. */
 export function bareHostname(url: URL): string {

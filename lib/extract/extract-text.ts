@@ -4,17 +4,20 @@
  *
  * Guards run before any parser sees the bytes: the size limit, a magic-number check that the bytes
  * are what the declared type says, and for DOCX a look at the ZIP directory that refuses archives
- * inflating to absurd sizes. Parsers then run in a worker with a time and heap limit (run-parser.ts).
+ * inflating to absurd sizes. Every format is then read in a worker with a time and heap limit
+ * (run-parser.ts): decoding, parsing and clean-up all read the whole file.
  *
  * A file that is fine but holds no text (a scanned PDF without a text layer) resolves with empty
  * text; the caller decides that this is the `empty` outcome. Every other problem rejects with an
  * `extractionFailure` whose `data.reason` names it.
  */
-import { parse as parseYaml } from "yaml";
-import { extractionFailure } from "./extraction-failure";
-import { normalizeText } from "./plain-text";
-import { ParserKind, runParser } from "./run-parser";
+import { extractionFailure } from "../failures";
+import { runParser } from "./run-parser";
+import { ExtractedText, looksBinary } from "./text-file";
 import { inspectZip, ZipFormatError } from "./zip-inspect";
+
+export type { ExtractedText } from "./text-file";
+export { stripFrontMatter } from "./text-file";
 
 export const ACCEPTED_CONTENT_TYPES = [
 	"application/pdf",
@@ -25,15 +28,6 @@ export const ACCEPTED_CONTENT_TYPES = [
 ] as const;
 
 export type AcceptedContentType = (typeof ACCEPTED_CONTENT_TYPES)[number];
-
-export interface ExtractedText {
-	/** Normalised text; empty when the file holds none. */
-	text: string;
-	/** From document metadata or Markdown front matter / first heading, when there is one. */
-	title?: string;
-	/** Page count (PDF only). */
-	pages?: number;
-}
 
 export interface ExtractLimits {
 	/** Largest file accepted (SPEC §8.2: 10,000,000 bytes). */
@@ -92,46 +86,6 @@ function checkDocxArchive(bytes: Buffer, limits: ExtractLimits, fileName: string
 	}
 }
 
-/** Decodes text bytes: UTF-16 by BOM, else UTF-8, else Windows-1252 for legacy files. */
-function decodeTextFile(bytes: Buffer, fileName: string | undefined): string {
-	if (bytes[0] === 0xff && bytes[1] === 0xfe) return new TextDecoder("utf-16le").decode(bytes);
-	if (bytes[0] === 0xfe && bytes[1] === 0xff) return new TextDecoder("utf-16be").decode(bytes);
-	// NUL bytes do not occur in text encoded as UTF-8 or any single-byte charset: this is binary.
-	if (bytes.subarray(0, 8192).includes(0)) throw mismatch("text", fileName);
-	try {
-		return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-	} catch {
-		return new TextDecoder("windows-1252").decode(bytes);
-	}
-}
-
-const FRONT_MATTER = /^(?:---[ \t]*\n([\s\S]*?)\n(?:---|\.\.\.)|\+\+\+[ \t]*\n[\s\S]*?\n\+\+\+)[ \t]*(?:\n|$)/;
-
-/** Markdown without its YAML (or TOML) front matter, and the title the document gives itself. */
-export function stripFrontMatter(markdown: string): { body: string; title?: string } {
-	const source = markdown.replace(/^\ufeff/, "").replace(/\r\n?/g, "\n");
-	const match = FRONT_MATTER.exec(source);
-	const body = match ? source.slice(match[0].length) : source;
-	let title: string | undefined;
-	if (match?.[1] !== undefined) {
-		try {
-			const data: unknown = parseYaml(match[1]);
-			const value = data && typeof data === "object" ? (data as Record<string, unknown>).title : undefined;
-			if (typeof value === "string" && value.trim()) title = value.trim();
-		} catch {
-			// Malformed front matter is still dropped; it just gives no title.
-		}
-	}
-	title ??= /^#[ \t]+(.+?)[ \t#]*$/m.exec(body)?.[1];
-	return { body, title };
-}
-
-async function parseBinary(kind: ParserKind, bytes: Buffer, limits: ExtractLimits): Promise<ExtractedText> {
-	const parsed = await runParser(kind, bytes, limits);
-	const title = parsed.title?.trim();
-	return { text: normalizeText(parsed.text), ...(title ? { title } : {}), ...(parsed.pages !== undefined ? { pages: parsed.pages } : {}) };
-}
-
 /**
  * Extracts the text of a file. `contentType` may carry parameters (`text/plain; charset=utf-8`);
  * `fileName` is used in messages only. Rejects with an `extractionFailure`.
@@ -155,19 +109,19 @@ export async function extractText(
 	switch (mime) {
 		case "application/pdf":
 			if (!bytes.subarray(0, 1024).includes(PDF_MAGIC)) throw mismatch("PDF", fileName);
-			return parseBinary("pdf", bytes, limits);
+			return runParser("pdf", bytes, limits);
 		case "application/vnd.openxmlformats-officedocument.wordprocessingml.document":
 			if (!bytes.subarray(0, 4).equals(ZIP_MAGIC)) throw mismatch("DOCX", fileName);
 			checkDocxArchive(bytes, limits, fileName);
-			return parseBinary("word", bytes, limits);
+			return runParser("word", bytes, limits);
 		case "application/msword":
 			if (!bytes.subarray(0, 8).equals(OLE_MAGIC)) throw mismatch("DOC", fileName);
-			return parseBinary("word", bytes, limits);
-		case "text/markdown": {
-			const { body, title } = stripFrontMatter(decodeTextFile(bytes, fileName));
-			return { text: normalizeText(body), ...(title ? { title } : {}) };
-		}
+			return runParser("word", bytes, limits);
+		case "text/markdown":
+			if (looksBinary(bytes)) throw mismatch("text", fileName);
+			return runParser("markdown", bytes, limits);
 		case "text/plain":
-			return { text: normalizeText(decodeTextFile(bytes, fileName)) };
+			if (looksBinary(bytes)) throw mismatch("text", fileName);
+			return runParser("plainText", bytes, limits);
 	}
 }

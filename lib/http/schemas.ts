@@ -2,15 +2,15 @@
  * Named JSON Schemas of the public resources (SPEC §2). The OpenAPI document publishes them under
  * `components.schemas`; the gateway and the tests validate against the same objects.
  */
+import { SOURCE_STATUSES } from "../chatbots/model";
+import { DEMO_STATUSES } from "../chatbots/status";
 import { DISCOVERY_SCHEMAS } from "../discovery/schemas";
 import { ERROR_CODES } from "../errors";
+import { SOURCE_FAILURE_CODES } from "../failures";
 import type { JsonSchema } from "./routes/types";
 
 const nullable = (type: string, extra: JsonSchema = {}): JsonSchema => ({ type: [type, "null"], ...extra });
 
-export const SOURCE_STATUSES = ["pending", "processing", "ready", "failed"] as const;
-export const SESSION_STATUSES = ["queued", "training", "ready"] as const;
-export const FAILURE_CODES = ["empty", "char_cap", "unreadable", "file_type", "file_size", "timeout", "blocked", "fetch_failed"] as const;
 
 const sourceFailure: JsonSchema = {
 	description: "Why a source failed; null unless status is `failed`.",
@@ -19,7 +19,7 @@ const sourceFailure: JsonSchema = {
 		{
 			type: "object",
 			required: ["code", "message"],
-			properties: { code: { type: "string", enum: [...FAILURE_CODES] }, message: { type: "string" } }
+			properties: { code: { type: "string", enum: [...SOURCE_FAILURE_CODES] }, message: { type: "string" } }
 		}
 	]
 };
@@ -141,7 +141,7 @@ export const SCHEMAS: Record<string, JsonSchema> = {
 			slug: { type: "string" },
 			status: {
 				type: "string",
-				enum: [...SESSION_STATUSES],
+				enum: [...DEMO_STATUSES],
 				description: "`queued` (not trained yet), `training` (a run is in progress), `ready` (can answer)."
 			},
 			caps: { $ref: "#/components/schemas/DemoCaps" },
@@ -278,13 +278,18 @@ export const SCHEMAS: Record<string, JsonSchema> = {
 		properties: {
 			ok: { const: true },
 			slug: { type: "string" },
-			name: { type: "string" },
-			locale: { type: "string", enum: ["en", "es"], description: "Language of the answers and of the chat's own messages." },
-			status: { type: "string", enum: [...SESSION_STATUSES], description: "Training status: `queued`, `training` or `ready`." },
+			name: { type: "string", description: "The name the chat shows: the owner's display name, or the chatbot's name." },
+			locale: { type: "string", enum: ["en", "es"], description: "Language of the chat's own words (buttons, notices, default greeting), as the owner set it for the widget." },
+			status: { type: "string", enum: [...DEMO_STATUSES], description: "Training status: `queued`, `training` or `ready`." },
 			can_answer: { type: "boolean", description: "True once a training run has completed; during a retraining the previous index keeps answering." },
-			greeting: { type: "string", description: "First message of a chat, in the chatbot's language." },
-			messages_used: { type: "integer", description: "Messages answered so far." },
-			max_messages: { type: "integer", description: "Messages the chatbot will answer in all." }
+			greeting: { type: "string", description: "First message of a chat: the owner's welcome message, or a greeting in `locale`." },
+			suggested_questions: { type: "array", items: { type: "string" }, maxItems: 4, description: "Questions a visitor can press instead of typing (owner's widget settings)." },
+			accent_color: { type: "string", description: "`#rrggbb` colour of the widget's header, bubble and buttons." },
+			accent_text_color: { type: "string", description: "`#rrggbb` text colour that reads best on `accent_color`." },
+			position: { type: "string", enum: ["right", "left"], description: "The corner of the page the widget's bubble sits in." },
+			messages_used: { type: "integer", description: "Messages answered so far (for an account's chatbot: in the current period)." },
+			max_messages: { type: "integer", description: "Messages the chatbot will answer in all (for an account's chatbot: per period)." },
+			paused: { type: "boolean", description: "True while the chatbot does not answer because its account holds more chatbots than its plan allows (422 `chatbot_paused`)." }
 		}
 	},
 	Citation: {

@@ -5,11 +5,15 @@
  * channel may lose. A worker claims a job with one conditional update before doing anything, so a
  * message delivered twice (a redelivery, a re-queue racing the original) runs once. While it works,
  * the worker holds a lease; a worker that dies leaves the lease to run out, and the janitor's
- * `requeueStale` sends the job again. Every query here is a Mongo-style document that NeDB and
+ * `requeueStale` sends the job again (mixins/durable-job.mixin.ts runs these rules for every worker
+ * service). Every query here is a Mongo-style document that NeDB and
  * MongoDB both run.
  */
 
-export type JobStatus = "queued" | "running";
+/** Final statuses end a job: a redelivered message for it does nothing. */
+export const FINAL_JOB_STATUSES = ["done", "failed", "superseded"] as const;
+export type FinalJobStatus = (typeof FINAL_JOB_STATUSES)[number];
+export type JobStatus = "queued" | "running" | FinalJobStatus;
 
 export interface JobDoc {
 	_id: string;
@@ -20,6 +24,8 @@ export interface JobDoc {
 	lease_until: number;
 	created_at: number;
 	updated_at: number;
+	/** When it reached a final status (jobs kept after they finish). */
+	finished_at?: number | null;
 }
 
 export interface JobUpdate {
@@ -29,7 +35,7 @@ export interface JobUpdate {
 
 /** The fields of a new job, queued now. */
 export function newJobFields(now: number): Omit<JobDoc, "_id"> {
-	return { status: "queued", attempts: 0, lease_until: 0, created_at: now, updated_at: now };
+	return { status: "queued", attempts: 0, lease_until: 0, created_at: now, updated_at: now, finished_at: null };
 }
 
 /** Takes a job for one worker: it matches only while the job is queued or its lease has run out. */
@@ -86,4 +92,13 @@ export async function requeueStaleJobs<J extends { _id: string }>(
 		requeued++;
 	}
 	return requeued;
+}
+
+/** Moleculer error types meaning "the service this job needs is not there right now" (not the job's fault). */
+const OUTAGE_TYPES = new Set(["SERVICE_NOT_AVAILABLE", "SERVICE_NOT_FOUND", "REQUEST_REJECTED"]);
+
+/** True when an attempt ended because a service it called was down: retried soon, without counting. */
+export function isOutage(err: unknown): boolean {
+	const type = (err as { type?: unknown } | null)?.type;
+	return typeof type === "string" && OUTAGE_TYPES.has(type);
 }

@@ -1,11 +1,13 @@
 /**
  * Stored chatbots and sources as the tool results of lib/mcp/tool-results.ts.
  *
- * The stored model tracks training (`queued` / `training` / `ready`) and the site crawl separately;
- * an agent wants one answer to "can I hand out the chat link yet?", so `chatbotProgress` folds both
- * into `crawling` → `training` → `ready`, or `failed` with a reason it can act on.
+ * An agent wants one answer to "can I hand out the chat link yet?": the chatbot's one public state
+ * (lib/chatbots/status.ts) in the tool server's words — `crawling` → `training` → `ready`, or
+ * `failed` with a reason it can act on (a chatbot nobody asked to train yet is reported the same
+ * way, with what to do).
  */
 import type { Chatbot, Source } from "../chatbots/model";
+import { chatbotState } from "../chatbots/status";
 import { chatUrl, embedSnippet } from "../chatbots/views";
 import type { ChatbotResult, ChatbotStatus, ChatbotSummary, KnowledgeSource } from "./tool-results";
 
@@ -15,28 +17,9 @@ export interface ChatbotProgress {
 }
 
 export function chatbotProgress(chatbot: Chatbot): ChatbotProgress {
-	const { crawl } = chatbot;
-	// A chatbot that has been trained answers; a retraining run shows as `training` so an agent that
-	// added knowledge waits until the new knowledge is in.
-	if (chatbot.status === "training") return { status: "training" };
-	if (chatbot.status === "ready") return { status: "ready" };
-	if (crawl.status === "crawling" || (crawl.status === "idle" && crawl.start_url !== null)) return { status: "crawling" };
-	if (crawl.status === "failed" && chatbot.counts.chars === 0) {
-		return {
-			status: "failed",
-			failure_reason:
-				`The website ${crawl.start_url ?? ""} could not be crawled (${crawl.crawled} pages read, ${crawl.failed} failed). ` +
-				"Check that the address is public and serves readable HTML, or add knowledge with add_knowledge_url or add_knowledge_text."
-		};
-	}
-	// Crawl over with text collected: the crawl hands the chatbot to the trainer next.
-	if (chatbot.counts.chars > 0) return { status: "training" };
-	return {
-		status: "failed",
-		failure_reason:
-			`No readable text was found (${crawl.crawled} pages read, ${crawl.failed} failed). ` +
-			"Add a page with add_knowledge_url or text with add_knowledge_text; training starts by itself."
-	};
+	const state = chatbotState(chatbot);
+	if (state.phase === "failed" || state.phase === "idle") return { status: "failed", failure_reason: state.failure_reason };
+	return { status: state.phase };
 }
 
 export interface ChatbotViewOptions {
@@ -93,13 +76,13 @@ export function chatbotSummary(chatbot: Chatbot, publicUrl: string): ChatbotSumm
 	};
 }
 
-/** A new knowledge source (`pending` is reported as `queued`, the word agents see elsewhere). */
+/** A new knowledge source. */
 export function knowledgeSource(source: Source): KnowledgeSource {
 	if (source.kind === "file") throw new TypeError("The tool server has no file sources");
 	const result: KnowledgeSource = {
 		source_id: source._id,
 		type: source.kind,
-		status: source.status === "pending" ? "queued" : source.status,
+		status: source.status,
 		chars: source.char_count ?? 0
 	};
 	const title = source.title ?? (source.kind === "qa" ? source.question : null);

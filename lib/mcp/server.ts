@@ -23,9 +23,11 @@ import {
 	successResponse,
 	echo
 } from "./jsonrpc";
+import { MAX_JSON_DEPTH, nestedDeeperThan } from "../http/json-depth";
 import { atLeast, initializeResult, negotiateVersion, ProtocolVersion, ServerInfo } from "./protocol";
 import { validateToolArguments, validateToolOutput } from "./tool-validation";
-import { findTool, toolsForVersion, ToolName } from "./tools";
+import { toolListResult } from "./constant-results";
+import { findTool, ToolName } from "./tools";
 
 /** A business failure a tool reports to the agent (not a protocol error). */
 export interface ToolFailure {
@@ -99,7 +101,7 @@ async function handlePing(request: JsonRpcRequest): Promise<JsonRpcResponse> {
 
 async function handleListTools(request: JsonRpcRequest, _params: Record<string, unknown>, ctx: McpRequestContext): Promise<JsonRpcResponse> {
 	// One page holds every tool, so a `cursor` has nothing to continue and is ignored.
-	return successResponse(request.id, { tools: toolsForVersion(ctx.protocolVersion, { authenticated: ctx.authenticated }) });
+	return successResponse(request.id, toolListResult(ctx.protocolVersion, ctx.authenticated));
 }
 
 function failureText(error: ToolFailure): string {
@@ -161,6 +163,13 @@ async function answerRequest(request: JsonRpcRequest, ctx: McpRequestContext): P
 			errors: [{ field: "params", message: "params must be an object." }]
 		});
 	}
+	// Validation copies and walks the arguments recursively; thousands of levels would overflow the
+	// stack. No method takes more than a few levels, so anything past the bound is the caller's error.
+	if (nestedDeeperThan(request.params, MAX_JSON_DEPTH)) {
+		return invalidParamsResponse(request.id, `Invalid params: params nest more than ${MAX_JSON_DEPTH} levels deep.`, {
+			errors: [{ field: "params", message: `params must not nest more than ${MAX_JSON_DEPTH} levels deep.` }]
+		});
+	}
 	try {
 		return await handler(request, request.params ?? {}, ctx);
 	} catch (error) {
@@ -206,17 +215,23 @@ export async function handleMcpBody(rawBody: string, ctx: McpRequestContext): Pr
 }
 
 /**
- * How many `tools/call` requests for `toolName` a body holds (for the tighter `create_chatbot`
- * rate budget). Counts only well-formed requests with an id, the ones that would run; 0 for junk.
+ * The tool names of the `tools/call` requests a body holds, in order (for the rate budgets: each
+ * call is charged, and `create_chatbot` also against its own budget). Counts only well-formed
+ * requests with an id and a string name, the ones that would run; none for junk.
  */
-export function countToolCalls(rawBody: string, toolName: string): number {
+export function toolCallNames(rawBody: string): string[] {
 	const parsed = parseJsonRpcBody(rawBody);
 	const elements = parsed.kind === "batch" ? parsed.elements : parsed.kind === "single" ? [parsed.element] : [];
-	return elements.filter(
-		element =>
-			element.kind === "request" &&
-			element.message.method === "tools/call" &&
-			isPlainObject(element.message.params) &&
-			element.message.params.name === toolName
-	).length;
+	const names: string[] = [];
+	for (const element of elements) {
+		if (element.kind !== "request" || element.message.method !== "tools/call" || !isPlainObject(element.message.params)) continue;
+		const name = element.message.params.name;
+		if (typeof name === "string") names.push(name);
+	}
+	return names;
+}
+
+/** How many `tools/call` requests for `toolName` a body holds. */
+export function countToolCalls(rawBody: string, toolName: string): number {
+	return toolCallNames(rawBody).filter(name => name === toolName).length;
 }

@@ -23,201 +23,99 @@
  * instead of silently breaking clients that validate `structuredContent` (the official SDK does).
  */
 
-export type JsonSchema = { [keyword: string]: unknown };
+import { LOCALES, SOURCE_KINDS, SOURCE_STATUSES, type SourceKind } from "../chatbots/model";
+import { CHATBOT_PHASES, type ChatbotPhase } from "../chatbots/status";
+import { type Infer, schema as s } from "../json-schema";
 
-/** The shape MCP requires of `inputSchema` and `outputSchema`: an object schema at the root. */
-export interface ObjectSchema extends JsonSchema {
-	type: "object";
-	properties: Record<string, JsonSchema>;
-	required?: string[];
-	additionalProperties?: boolean;
-}
+export type { JsonSchema, ObjectSchema } from "../json-schema";
 
-export const CHATBOT_STATUSES = ["crawling", "training", "ready", "failed"] as const;
-export type ChatbotStatus = (typeof CHATBOT_STATUSES)[number];
+/** The chatbot's phases in the tool server's words: one that waits for training is reported `failed`, with what to do. */
+export type ChatbotStatus = Exclude<ChatbotPhase, "idle">;
+export const CHATBOT_STATUSES = CHATBOT_PHASES.filter((phase): phase is ChatbotStatus => phase !== "idle");
 
-export const CHATBOT_LANGUAGES = ["en", "es"] as const;
-export type ChatbotLanguage = (typeof CHATBOT_LANGUAGES)[number];
+/** The source kinds the tools add (files come through the demo API and the dashboard). */
+export const SOURCE_TYPES = SOURCE_KINDS.filter((kind): kind is Exclude<SourceKind, "file"> => kind !== "file");
 
-export const SOURCE_TYPES = ["url", "text", "qa"] as const;
-export const SOURCE_STATUSES = ["queued", "processing", "ready", "failed"] as const;
+const language = s.enum(LOCALES, "Language the chatbot answers in.");
+const status = s.enum(CHATBOT_STATUSES, "crawling: reading the website; training: indexing knowledge; ready: answering; failed: see failure_reason.");
 
-export interface ChatbotResult {
-	chatbot_id: string;
-	name: string;
-	website_url: string;
-	language: ChatbotLanguage;
-	status: ChatbotStatus;
-	ready: boolean;
-	failure_reason?: string;
-	chat_url: string;
-	embed_snippet: string;
-	claim_url?: string;
-	sandbox: boolean;
-	expires_at?: string;
-	created_at: string;
-	pages: { found: number; crawled: number; failed: number; limit: number };
-	limits: { pages: number; messages: number; chars: number };
-	usage: { chars_used: number; messages_used: number };
-}
-
-export interface KnowledgeSource {
-	source_id: string;
-	type: (typeof SOURCE_TYPES)[number];
-	status: (typeof SOURCE_STATUSES)[number];
-	title?: string;
-	url?: string;
-	chars: number;
-}
-
-/** Result of add_knowledge_url, add_knowledge_text and add_qa: the new source and the chatbot after it. */
-export interface KnowledgeAddedResult {
-	source: KnowledgeSource;
-	chatbot: ChatbotResult;
-}
-
-export interface ChatbotSummary {
-	chatbot_id: string;
-	name: string;
-	website_url: string;
-	language: ChatbotLanguage;
-	status: ChatbotStatus;
-	ready: boolean;
-	chat_url: string;
-	created_at: string;
-}
-
-export interface ChatbotListResult {
-	count: number;
-	chatbots: ChatbotSummary[];
-	plan: { id: string; name: string; limits: { chatbots: number; pages: number; messages: number; chars: number } };
-}
-
-const count = (description: string): JsonSchema => ({ type: "integer", minimum: 0, description });
-const text = (description: string, extra: JsonSchema = {}): JsonSchema => ({ type: "string", description, ...extra });
-const uri = (description: string): JsonSchema => ({ type: "string", format: "uri", description });
-const dateTime = (description: string): JsonSchema => ({ type: "string", format: "date-time", description });
-
-function closedObject(properties: Record<string, JsonSchema>, required: string[], description?: string): ObjectSchema {
-	const schema: ObjectSchema = { type: "object", properties, required, additionalProperties: false };
-	if (description !== undefined) schema.description = description;
-	return schema;
-}
-
-const languageSchema: JsonSchema = { type: "string", enum: [...CHATBOT_LANGUAGES], description: "Language the chatbot answers in." };
-const statusSchema: JsonSchema = {
-	type: "string",
-	enum: [...CHATBOT_STATUSES],
-	description: "crawling: reading the website; training: indexing knowledge; ready: answering; failed: see failure_reason."
-};
-
-export const CHATBOT_RESULT_SCHEMA: ObjectSchema = closedObject(
+export const CHATBOT_RESULT_SCHEMA = s.object(
 	{
-		chatbot_id: text("Identifier to pass to the other tools."),
-		name: text("Display name, taken from the website."),
-		website_url: uri("The website the chatbot was built from."),
-		language: languageSchema,
-		status: statusSchema,
-		ready: { type: "boolean", description: "True when the chatbot answers questions." },
-		failure_reason: text("Why the build failed (only when status is failed)."),
-		chat_url: uri("Page where a human can chat with the chatbot."),
-		embed_snippet: text("HTML to paste into a website to show the chat widget."),
-		claim_url: uri("Anonymous sandboxes only: give this link to the human; opening it and signing in keeps the chatbot."),
-		sandbox: { type: "boolean", description: "True for an anonymous sandbox with sandbox limits." },
-		expires_at: dateTime("Sandboxes only: when the chatbot is deleted unless claimed."),
-		created_at: dateTime("When the chatbot was created."),
-		pages: closedObject(
+		chatbot_id: s.string("Identifier to pass to the other tools."),
+		name: s.string("Display name, taken from the website."),
+		website_url: s.uri("The website the chatbot was built from."),
+		language,
+		status,
+		ready: s.boolean("True when the chatbot answers questions."),
+		failure_reason: s.string("Why the build failed (only when status is failed)."),
+		chat_url: s.uri("Page where a human can chat with the chatbot."),
+		embed_snippet: s.string("HTML to paste into a website to show the chat widget."),
+		claim_url: s.uri("Anonymous sandboxes only: give this link to the human; opening it and signing in keeps the chatbot."),
+		sandbox: s.boolean("True for an anonymous sandbox with sandbox limits."),
+		expires_at: s.dateTime("Sandboxes only: when the chatbot is deleted unless claimed."),
+		created_at: s.dateTime("When the chatbot was created."),
+		pages: s.object(
 			{
-				found: count("Pages discovered on the website."),
-				crawled: count("Pages read successfully."),
-				failed: count("Pages that could not be read."),
-				limit: count("Most pages that will be crawled.")
+				found: s.count("Pages discovered on the website."),
+				crawled: s.count("Pages read successfully."),
+				failed: s.count("Pages that could not be read."),
+				limit: s.count("Most pages that will be crawled.")
 			},
-			["found", "crawled", "failed", "limit"],
+			[],
 			"Crawl progress."
 		),
-		limits: closedObject(
-			{
-				pages: count("Pages crawled per chatbot."),
-				messages: count("Answered messages allowed."),
-				chars: count("Training characters allowed.")
-			},
-			["pages", "messages", "chars"]
-		),
-		usage: closedObject(
-			{ chars_used: count("Training characters used."), messages_used: count("Messages answered so far.") },
-			["chars_used", "messages_used"]
-		)
+		limits: s.object({
+			pages: s.count("Pages crawled per chatbot."),
+			messages: s.count("Answered messages allowed."),
+			chars: s.count("Training characters allowed.")
+		}),
+		usage: s.object({ chars_used: s.count("Training characters used."), messages_used: s.count("Messages answered so far.") })
 	},
-	[
-		"chatbot_id",
-		"name",
-		"website_url",
-		"language",
-		"status",
-		"ready",
-		"chat_url",
-		"embed_snippet",
-		"sandbox",
-		"created_at",
-		"pages",
-		"limits",
-		"usage"
-	]
+	["failure_reason", "claim_url", "expires_at"]
 );
+export type ChatbotResult = Infer<typeof CHATBOT_RESULT_SCHEMA>;
 
-export const KNOWLEDGE_ADDED_SCHEMA: ObjectSchema = closedObject(
+const KNOWLEDGE_SOURCE_SCHEMA = s.object(
 	{
-		source: closedObject(
-			{
-				source_id: text("Identifier of the new knowledge source."),
-				type: { type: "string", enum: [...SOURCE_TYPES] },
-				status: { type: "string", enum: [...SOURCE_STATUSES], description: "Processing state of this source." },
-				title: text("Title of the page or text."),
-				url: uri("The page, for a url source."),
-				chars: count("Training characters this source adds (0 until a page is read).")
-			},
-			["source_id", "type", "status", "chars"]
-		),
-		chatbot: CHATBOT_RESULT_SCHEMA
+		source_id: s.string("Identifier of the new knowledge source."),
+		type: s.enum(SOURCE_TYPES),
+		status: s.enum(SOURCE_STATUSES, "Processing state of this source."),
+		title: s.string("Title of the page or text."),
+		url: s.uri("The page, for a url source."),
+		chars: s.count("Training characters this source adds (0 until a page is read).")
 	},
-	["source", "chatbot"]
+	["title", "url"]
 );
+export type KnowledgeSource = Infer<typeof KNOWLEDGE_SOURCE_SCHEMA>;
 
-const CHATBOT_SUMMARY_SCHEMA: ObjectSchema = closedObject(
-	{
-		chatbot_id: text("Identifier to pass to the other tools."),
-		name: text("Display name."),
-		website_url: uri("The website the chatbot was built from."),
-		language: languageSchema,
-		status: statusSchema,
-		ready: { type: "boolean" },
-		chat_url: uri("Page where a human can chat with the chatbot."),
-		created_at: dateTime("When the chatbot was created.")
-	},
-	["chatbot_id", "name", "website_url", "language", "status", "ready", "chat_url", "created_at"]
-);
+/** Result of add_knowledge_url, add_knowledge_text and add_qa: the new source and the chatbot after it. */
+export const KNOWLEDGE_ADDED_SCHEMA = s.object({ source: KNOWLEDGE_SOURCE_SCHEMA, chatbot: CHATBOT_RESULT_SCHEMA });
+export type KnowledgeAddedResult = Infer<typeof KNOWLEDGE_ADDED_SCHEMA>;
 
-export const CHATBOT_LIST_SCHEMA: ObjectSchema = closedObject(
-	{
-		count: count("Number of chatbots."),
-		chatbots: { type: "array", items: CHATBOT_SUMMARY_SCHEMA, description: "Newest first." },
-		plan: closedObject(
-			{
-				id: text("Plan identifier."),
-				name: text("Plan name."),
-				limits: closedObject(
-					{
-						chatbots: count("Chatbots allowed."),
-						pages: count("Pages per chatbot."),
-						messages: count("Answered messages per chatbot per month."),
-						chars: count("Training characters per chatbot.")
-					},
-					["chatbots", "pages", "messages", "chars"]
-				)
-			},
-			["id", "name", "limits"]
-		)
-	},
-	["count", "chatbots", "plan"]
-);
+const CHATBOT_SUMMARY_SCHEMA = s.object({
+	chatbot_id: s.string("Identifier to pass to the other tools."),
+	name: s.string("Display name."),
+	website_url: s.uri("The website the chatbot was built from."),
+	language,
+	status,
+	ready: s.boolean(),
+	chat_url: s.uri("Page where a human can chat with the chatbot."),
+	created_at: s.dateTime("When the chatbot was created.")
+});
+export type ChatbotSummary = Infer<typeof CHATBOT_SUMMARY_SCHEMA>;
+
+export const CHATBOT_LIST_SCHEMA = s.object({
+	count: s.count("Number of chatbots."),
+	chatbots: s.array(CHATBOT_SUMMARY_SCHEMA, "Newest first."),
+	plan: s.object({
+		id: s.string("Plan identifier."),
+		name: s.string("Plan name."),
+		limits: s.object({
+			chatbots: s.count("Chatbots allowed."),
+			pages: s.count("Pages per chatbot."),
+			messages: s.count("Answered messages per chatbot per month."),
+			chars: s.count("Training characters per chatbot.")
+		})
+	})
+});
+export type ChatbotListResult = Infer<typeof CHATBOT_LIST_SCHEMA>;

@@ -8,9 +8,9 @@
  *   2025-06-18  + title, outputSchema (and `structuredContent` in results)
  */
 import { SANDBOX_LIMITS } from "../accounts/plans";
+import { LOCALES, MAX_TEXT_CHARS, MAX_URL_LENGTH } from "../chatbots/model";
 import { atLeast, ProtocolVersion } from "./protocol";
 import {
-	CHATBOT_LANGUAGES,
 	CHATBOT_LIST_SCHEMA,
 	CHATBOT_RESULT_SCHEMA,
 	JsonSchema,
@@ -22,11 +22,10 @@ export const ANONYMOUS_TOOL_NAMES = ["create_chatbot", "get_chatbot", "add_knowl
 export const ACCOUNT_ONLY_TOOL_NAMES = ["list_chatbots"] as const;
 export type ToolName = (typeof ANONYMOUS_TOOL_NAMES)[number] | (typeof ACCOUNT_ONLY_TOOL_NAMES)[number];
 
-export const MAX_KNOWLEDGE_TEXT_LENGTH = 50_000;
+export const MAX_KNOWLEDGE_TEXT_LENGTH = MAX_TEXT_CHARS;
 export const MAX_TITLE_LENGTH = 200;
 export const MAX_QUESTION_LENGTH = 1_000;
 export const MAX_ANSWER_LENGTH = 5_000;
-export const MAX_URL_LENGTH = 2_048;
 
 export interface ToolAnnotations {
 	readOnlyHint: boolean;
@@ -100,7 +99,7 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = Object.freeze([
 		inputSchema: input(
 			{
 				website_url: webUrl("Public http(s) address of the website to learn from, e.g. https://example.com. Crawling starts here and stays on this site."),
-				language: { type: "string", enum: [...CHATBOT_LANGUAGES], default: "en", description: "Language the chatbot answers in: en (default) or es." }
+				language: { type: "string", enum: [...LOCALES], default: "en", description: "Language the chatbot answers in: en (default) or es." }
 			},
 			["website_url"]
 		),

@@ -23,6 +23,9 @@ const TAGS: Record<string, string> = {
 	MCP: "The tool server: JSON-RPC 2.0 over the Streamable HTTP transport.",
 	Chat: "Chat with a trained chatbot (the chat page and the widget use these).",
 	Accounts: "Account sign-up, log-in and API keys, in JSON for programs.",
+	Dashboard: "A chatbot's owner dashboard: status and progress, sources, training, deletion; pages for browsers, JSON for programs (session cookie).",
+	Sandbox: "The home page's visitor flow: a sandbox chatbot built from a website with no account, its progress, and its claim link.",
+	Channels: "A chatbot's messaging channels (Telegram, Crisp): connect and disconnect, in JSON for programs.",
 	Discovery: "Documents that describe the service to people and programs.",
 	Widget: "The website widget's usage beacons.",
 	Operations: "Health of the running service."

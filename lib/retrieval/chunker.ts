@@ -24,6 +24,9 @@ export const OVERLAP_CHARS = 120;
 /** A line standing alone, at most this long and this many words, without final punctuation, is a heading. */
 const TITLE_LINE_MAX_CHARS = 80;
 const TITLE_LINE_MAX_WORDS = 10;
+/** Adjacent headings kept together as a chunk's heading, and how they are joined. */
+const HEADINGS_KEPT = 2;
+const HEADING_JOINER = " › ";
 
 export type SourceKind = "url" | "file" | "text" | "qa";
 
@@ -76,15 +79,61 @@ export function chunkId(chatbotId: string, sourceId: string, ordinal: number): s
 	return createHash("sha256").update(`${chatbotId}\u0000${sourceId}\u0000${ordinal}`).digest("hex").slice(0, 32);
 }
 
-/** Drops inline markdown that would otherwise show up in extractive answers. */
-function stripInlineMarkdown(line: string): string {
-	return line
-		.replace(/!\[([^\]]*)\]\([^)]*\)/g, "$1")
-		.replace(/\[([^\]]+)\]\([^)]*\)/g, "$1")
-		.replace(/(\*\*|__|`)/g, "");
+/**
+ * Replaces each `<opener>text](target)` with its text, leftmost first, as the pattern
+ * `<opener>([^\]]*)\](\([^)]*\))` would (with `+` when `minText` is 1). Written as a scan because a
+ * regex engine retries that pattern from every opener of a long line that never closes it, which
+ * is quadratic; here the next `]` and `)` are found once and reused while they lie ahead.
+ */
+function unwrapLinks(line: string, opener: string, minText: 0 | 1): string {
+	let out = "";
+	let copied = 0;
+	let closeBracket = -1;
+	let closeParen = -1;
+	for (let at = line.indexOf(opener); at >= 0; ) {
+		const textStart = at + opener.length;
+		if (closeBracket < textStart) closeBracket = line.indexOf("]", textStart);
+		if (closeBracket < 0) break;
+		if (closeBracket - textStart < minText || line[closeBracket + 1] !== "(") {
+			at = line.indexOf(opener, at + 1);
+			continue;
+		}
+		if (closeParen < closeBracket + 2) closeParen = line.indexOf(")", closeBracket + 2);
+		if (closeParen < 0) break;
+		out += line.slice(copied, at) + line.slice(textStart, closeBracket);
+		copied = closeParen + 1;
+		at = line.indexOf(opener, copied);
+	}
+	return copied === 0 ? line : out + line.slice(copied);
 }
 
-const MARKDOWN_HEADING = /^#{1,6}\s+(.+?)\s*#*\s*$/;
+/** Drops inline markdown that would otherwise show up in extractive answers: images, links, emphasis, code ticks. */
+export function stripInlineMarkdown(line: string): string {
+	return unwrapLinks(unwrapLinks(line, "![", 0), "[", 1).replace(/(\*\*|__|`)/g, "");
+}
+
+const SPACE = /\s/;
+
+/**
+ * The text of an ATX heading line (`## Title ##`), or undefined: what `^#{1,6}\s+(.+?)\s*#*\s*$`
+ * captures, found by trimming from both ends instead of a lazy capture that a line ending in a
+ * long run of `#` makes quadratic. Expects a line without line breaks.
+ */
+export function markdownHeading(line: string): string | undefined {
+	let level = 0;
+	while (line[level] === "#") level++;
+	if (level < 1 || level > 6 || !SPACE.test(line[level] ?? "")) return undefined;
+	let start = level;
+	while (start < line.length && SPACE.test(line[start])) start++;
+	// The capture takes at least one character, giving back a space of the run when nothing follows it.
+	if (start === line.length) return start - level >= 2 ? line[start - 1] : undefined;
+	let end = line.length;
+	while (end > start && SPACE.test(line[end - 1])) end--;
+	while (end > start && line[end - 1] === "#") end--;
+	while (end > start && SPACE.test(line[end - 1])) end--;
+	return line.slice(start, Math.max(end, start + 1));
+}
+
 const SETEXT_UNDERLINE = /^\s*(=+|-+)\s*$/;
 const LIST_ITEM = /^\s*(?:[-*+•]|\d{1,3}[.)])\s+/;
 const ENDS_SENTENCE = /[.!?…:;,]["'”’)\]]*$/;
@@ -95,8 +144,26 @@ function isTitleLike(line: string): boolean {
 	return line.split(/\s+/).length <= TITLE_LINE_MAX_WORDS;
 }
 
+/**
+ * Whether each line of a group stands alone instead of wrapping into the next: always in crawled
+ * text (readable-text writes every paragraph on one line, and list items and table rows one per
+ * line), and in other text when no line of the group ends a sentence (rows of a table, items of a
+ * list without markers). Joining those would make one run-on "sentence" of a whole table.
+ */
+function linesStandAlone(lines: string[], oneBlockPerLine: boolean): boolean {
+	if (lines.some(line => SETEXT_UNDERLINE.test(line))) return false;
+	return oneBlockPerLine || (lines.length > 1 && !lines.some(line => ENDS_SENTENCE.test(line)));
+}
+
 /** Reads one group of adjacent non-blank lines into heading and paragraph blocks. */
-function readGroup(lines: string[], out: Block[]): void {
+function readGroup(lines: string[], out: Block[], oneBlockPerLine = false): void {
+	if (lines.length > 1 && linesStandAlone(lines, oneBlockPerLine)) {
+		for (const line of lines) {
+			const heading = markdownHeading(line);
+			out.push(heading !== undefined ? { type: "heading", text: heading } : { type: "paragraph", text: line.replace(LIST_ITEM, "") });
+		}
+		return;
+	}
 	let paragraph: string[] = [];
 	const flush = () => {
 		if (paragraph.length) out.push({ type: "paragraph", text: paragraph.join(" ") });
@@ -105,10 +172,10 @@ function readGroup(lines: string[], out: Block[]): void {
 	for (let i = 0; i < lines.length; i++) {
 		const line = lines[i];
 		const next = lines[i + 1];
-		const heading = MARKDOWN_HEADING.exec(line);
-		if (heading) {
+		const heading = markdownHeading(line);
+		if (heading !== undefined) {
 			flush();
-			out.push({ type: "heading", text: heading[1] });
+			out.push({ type: "heading", text: heading });
 		} else if (next !== undefined && SETEXT_UNDERLINE.test(next) && paragraph.length === 0 && isTitleLike(line)) {
 			out.push({ type: "heading", text: line });
 			i++;
@@ -130,7 +197,8 @@ function readGroup(lines: string[], out: Block[]): void {
 	flush();
 }
 
-export function parseBlocks(text: string): Block[] {
+/** `oneBlockPerLine`: the text comes from a crawled page, whose lines never wrap (see `linesStandAlone`). */
+export function parseBlocks(text: string, oneBlockPerLine = false): Block[] {
 	const blocks: Block[] = [];
 	let group: string[] = [];
 	for (const raw of text.replace(/\r\n?/g, "\n").split("\n")) {
@@ -139,10 +207,10 @@ export function parseBlocks(text: string): Block[] {
 			group.push(line);
 			continue;
 		}
-		if (group.length) readGroup(group, blocks);
+		if (group.length) readGroup(group, blocks, oneBlockPerLine);
 		group = [];
 	}
-	if (group.length) readGroup(group, blocks);
+	if (group.length) readGroup(group, blocks, oneBlockPerLine);
 	return blocks;
 }
 
@@ -213,12 +281,16 @@ function pack(blocks: Block[]): Array<{ heading?: string; text: string }> {
 		freshPieces++;
 	};
 
+	let headingRun: string[] = [];
 	for (const block of blocks) {
 		if (block.type === "heading") {
 			flush(false);
-			heading = block.text;
+			// Headings with nothing between them (a section title, then a table's header row) are read together.
+			headingRun = [...headingRun, block.text].slice(-HEADINGS_KEPT);
+			heading = headingRun.join(HEADING_JOINER);
 			continue;
 		}
+		headingRun = [];
 		splitSentences(block.text).forEach((sentence, index) => {
 			const parts = sentence.length > MAX_CHUNK_CHARS ? hardSplit(sentence, MAX_CHUNK_CHARS) : [sentence];
 			parts.forEach((text, partIndex) => add({ text, newParagraph: index === 0 && partIndex === 0 }));
@@ -244,7 +316,7 @@ export function chunkSource(source: ChunkSource): Chunk[] {
 			{ id: chunkId(source.chatbotId, source.sourceId, 0), ...base, ordinal: 0, text: `${question}\n${answer}`, kind: "qa", question, answer }
 		];
 	}
-	return pack(parseBlocks(source.text)).map((section, ordinal) => ({
+	return pack(parseBlocks(source.text, source.kind === "url")).map((section, ordinal) => ({
 		id: chunkId(source.chatbotId, source.sourceId, ordinal),
 		...base,
 		ordinal,

@@ -11,6 +11,7 @@
  */
 import * as fs from "node:fs/promises";
 import * as path from "node:path";
+import { KeyedLock } from "../concurrency/keyed-lock";
 import { appError } from "../errors";
 import { GenerationIndex } from "./embedded-generation";
 import {
@@ -57,7 +58,7 @@ interface ChatbotState {
 
 export class EmbeddedVectorIndex implements VectorIndex {
 	private readonly states = new Map<string, Promise<ChatbotState>>();
-	private readonly locks = new Map<string, Promise<unknown>>();
+	private readonly locks = new KeyedLock();
 	private closed = false;
 
 	constructor(private readonly options: EmbeddedIndexOptions) {}
@@ -91,7 +92,7 @@ export class EmbeddedVectorIndex implements VectorIndex {
 		const max = this.options.maxLoadedChatbots ?? DEFAULT_MAX_LOADED_CHATBOTS;
 		for (const chatbotId of this.states.keys()) {
 			if (this.states.size <= max) return;
-			if (!this.locks.has(chatbotId)) this.states.delete(chatbotId);
+			if (!this.locks.held(chatbotId)) this.states.delete(chatbotId);
 		}
 	}
 
@@ -112,14 +113,7 @@ export class EmbeddedVectorIndex implements VectorIndex {
 	/** Runs `task` after every earlier write to the same chatbot has settled. */
 	private exclusive<T>(chatbotId: string, task: () => Promise<T>): Promise<T> {
 		this.checkOpen();
-		const previous = this.locks.get(chatbotId) ?? Promise.resolve();
-		const run = previous.then(task, task);
-		const tail = run.catch(() => undefined);
-		this.locks.set(chatbotId, tail);
-		void tail.then(() => {
-			if (this.locks.get(chatbotId) === tail) this.locks.delete(chatbotId);
-		});
-		return run;
+		return this.locks.run(chatbotId, task);
 	}
 
 	async upsert(chatbotId: string, generation: number, items: readonly IndexedChunk[]): Promise<void> {
@@ -155,13 +149,15 @@ export class EmbeddedVectorIndex implements VectorIndex {
 		return (await this.state(chatbotId)).active;
 	}
 
-	async search(chatbotId: string, query: IndexQuery, limit: number): Promise<SearchHit[]> {
+	async search(chatbotId: string, query: IndexQuery, limit: number, generation?: number): Promise<SearchHit[]> {
 		assertChatbotId(chatbotId);
 		assertLimit(limit);
+		if (generation !== undefined) assertGeneration(generation);
 		this.checkOpen();
 		const state = await this.state(chatbotId);
-		if (state.active === undefined) return [];
-		const loaded = await this.generation(state, state.active);
+		const searched = generation ?? state.active;
+		if (searched === undefined) return [];
+		const loaded = await this.generation(state, searched);
 		return loaded.index.search(query, limit);
 	}
 
@@ -179,12 +175,13 @@ export class EmbeddedVectorIndex implements VectorIndex {
 		});
 	}
 
-	async pruneGenerations(chatbotId: string): Promise<void> {
+	async pruneGenerations(chatbotId: string, olderThan?: number): Promise<void> {
 		assertChatbotId(chatbotId);
+		if (olderThan !== undefined) assertGeneration(olderThan);
 		await this.exclusive(chatbotId, async () => {
 			const state = await this.state(chatbotId);
 			for (const generation of await listGenerations(state.dir)) {
-				if (generation === state.active) continue;
+				if (generation === state.active || (olderThan !== undefined && generation >= olderThan)) continue;
 				state.generations.delete(generation);
 				await fs.rm(path.join(state.dir, generationDirName(generation)), { recursive: true, force: true });
 			}
@@ -224,7 +221,7 @@ export class EmbeddedVectorIndex implements VectorIndex {
 	async close(): Promise<void> {
 		if (this.closed) return;
 		this.closed = true;
-		await Promise.all([...this.locks.values()]);
+		await this.locks.idle();
 		this.states.clear();
 	}
 }

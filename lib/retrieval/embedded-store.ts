@@ -56,7 +56,8 @@ export function parseGenerationDirName(name: string): number | undefined {
 /** Writes `parts` to `file` atomically (temp file, fsync, rename). */
 export async function writeFileAtomic(file: string, parts: Iterable<string>): Promise<void> {
 	const temp = path.join(path.dirname(file), `${TEMP_PREFIX}${randomBytes(6).toString("hex")}`);
-	const handle = await fs.open(temp, "w");
+	// Index files hold the chatbot's text: readable by the service's user only.
+	const handle = await fs.open(temp, "w", 0o600);
 	try {
 		let buffer = "";
 		for (const part of parts) {
@@ -90,7 +91,7 @@ export async function readActivePointer(chatbotDir: string): Promise<ActivePoint
 }
 
 export async function writeActivePointer(chatbotDir: string, pointer: ActivePointer): Promise<void> {
-	await fs.mkdir(chatbotDir, { recursive: true });
+	await fs.mkdir(chatbotDir, { recursive: true, mode: 0o700 });
 	await writeFileAtomic(path.join(chatbotDir, ACTIVE_FILE), [JSON.stringify(pointer)]);
 }
 
@@ -103,7 +104,7 @@ function* segmentLines(items: readonly IndexedChunk[]): Generator<string> {
 }
 
 export async function writeSegment(generationDir: string, sequence: number, items: readonly IndexedChunk[]): Promise<void> {
-	await fs.mkdir(generationDir, { recursive: true });
+	await fs.mkdir(generationDir, { recursive: true, mode: 0o700 });
 	await writeFileAtomic(path.join(generationDir, `${String(sequence).padStart(6, "0")}.jsonl`), segmentLines(items));
 }
 

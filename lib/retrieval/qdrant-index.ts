@@ -213,12 +213,13 @@ export class QdrantVectorIndex implements VectorIndex {
 		return typeof value === "number" ? value : undefined;
 	}
 
-	async search(chatbotId: string, query: IndexQuery, limit: number): Promise<SearchHit[]> {
+	async search(chatbotId: string, query: IndexQuery, limit: number, searched?: number): Promise<SearchHit[]> {
 		assertChatbotId(chatbotId);
 		assertLimit(limit);
+		if (searched !== undefined) assertGeneration(searched);
 		const shape = await this.existingShape();
 		if (!shape) return [];
-		const generation = await this.activeGeneration(chatbotId);
+		const generation = searched ?? (await this.activeGeneration(chatbotId));
 		if (generation === undefined) return [];
 		const filter = generationFilter(chatbotId, generation);
 		const useDense = query.dense !== undefined && shape.dense === query.dense.length;
@@ -272,12 +273,13 @@ export class QdrantVectorIndex implements VectorIndex {
 		await this.deleteWhere("generation delete", generationFilter(chatbotId, generation));
 	}
 
-	async pruneGenerations(chatbotId: string): Promise<void> {
+	async pruneGenerations(chatbotId: string, olderThan?: number): Promise<void> {
 		assertChatbotId(chatbotId);
+		if (olderThan !== undefined) assertGeneration(olderThan);
 		const active = await this.activeGeneration(chatbotId);
 		await this.deleteWhere("generation prune", {
 			// `range` matches only points that have a generation, which keeps the pointer point.
-			must: [chatbotCondition(chatbotId), { key: GENERATION_FIELD, range: { gte: 0 } }],
+			must: [chatbotCondition(chatbotId), { key: GENERATION_FIELD, range: olderThan === undefined ? { gte: 0 } : { gte: 0, lt: olderThan } }],
 			...(active !== undefined ? { must_not: [{ key: GENERATION_FIELD, match: { value: active } }] } : {})
 		});
 	}

@@ -118,3 +118,18 @@ export function indexedText(chunk: Pick<Chunk, "heading" | "text">): string {
 export function chunkTerms(chunk: Pick<Chunk, "heading" | "text">, locale: Locale): string[] {
 	return analyze(indexedText(chunk), locale);
 }
+
+/**
+ * Query vector with a weight per term (the question's own terms 1, terms borrowed from earlier
+ * turns or related words less); the index still multiplies each by its IDF. Terms that hash to the
+ * same id keep the larger weight.
+ */
+export function weightedQueryVector(weights: ReadonlyMap<string, number>): SparseVector {
+	const byId = new Map<number, number>();
+	for (const [term, weight] of weights) {
+		if (!(weight > 0)) continue;
+		const id = termId(term);
+		byId.set(id, Math.max(byId.get(id) ?? 0, weight));
+	}
+	return toSparse(byId);
+}

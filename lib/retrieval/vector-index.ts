@@ -2,8 +2,10 @@
  * The vector index, one interface over two back ends (embedded, Qdrant).
  *
  * Generations make retraining atomic: a training run writes every chunk under a new generation
- * number with `upsert`, then calls `activate`. Until then `search` keeps answering from the
- * previously active generation, so a chatbot never answers from a half-built index. Afterwards the
+ * number with `upsert`; the chatbot's record then names that generation (a conditional write in
+ * the document store, which decides which run won however many trainer and vectors replicas run)
+ * and searches ask for it, so a chatbot never answers from a half-built index. `activate` keeps the
+ * index's own pointer in step, for searches that name no generation and for pruning. Afterwards the
  * caller removes the old generation (`deleteGeneration`, or `pruneGenerations` for every inactive
  * one, which also sweeps generations left behind by a crashed run).
  *
@@ -48,12 +50,18 @@ export interface VectorIndex {
 	activate(chatbotId: string, generation: number): Promise<void>;
 	/** The generation `search` answers from, or undefined when none was activated. */
 	activeGeneration(chatbotId: string): Promise<number | undefined>;
-	/** Best chunks of the active generation for the query, best first; [] when nothing matches or nothing is active. */
-	search(chatbotId: string, query: IndexQuery, limit: number): Promise<SearchHit[]>;
+	/**
+	 * Best chunks for the query, best first; [] when nothing matches. Searches `generation` when
+	 * given (the one the chatbot's record names, which decides across replicas), else the active one.
+	 */
+	search(chatbotId: string, query: IndexQuery, limit: number, generation?: number): Promise<SearchHit[]>;
 	/** Removes one generation's chunks; removing the active one leaves the chatbot without an index. */
 	deleteGeneration(chatbotId: string, generation: number): Promise<void>;
-	/** Removes every generation except the active one. */
-	pruneGenerations(chatbotId: string): Promise<void>;
+	/**
+	 * Removes every generation except the active one; with `olderThan`, only the generations below it
+	 * (a run that just finished prunes what came before it, never a newer run still being written).
+	 */
+	pruneGenerations(chatbotId: string, olderThan?: number): Promise<void>;
 	/** Removes everything stored for the chatbot. */
 	deleteChatbot(chatbotId: string): Promise<void>;
 	stats(): Promise<IndexStats>;

@@ -4,6 +4,7 @@
  * so the two representations always say the same thing. Inline text uses Markdown (`code`, links).
  */
 import { escapeHtml, renderInlineMarkdown, renderMarkdown } from "./render-markdown";
+import { sandboxFormHtml } from "./sandbox-form";
 
 export interface Action {
 	label: string;
@@ -19,7 +20,23 @@ export type Block =
 	| { kind: "cards"; items: Array<{ title: string; text: string; link?: Action }> }
 	| { kind: "code"; lang: string; code: string }
 	| { kind: "table"; head: string[]; rows: string[][] }
-	| { kind: "actions"; actions: Action[] };
+	| { kind: "actions"; actions: Action[] }
+	| { kind: "sandbox-form"; form: SandboxForm };
+
+/** The home page's "paste your website URL" form (lib/site/sandbox-form.ts renders it). */
+export interface SandboxForm {
+	/** Where the form goes without a script: a page that asks once more, with a CSRF-protected button. */
+	action: string;
+	/** Where the script posts the JSON request (`POST /sandbox`). */
+	endpoint: string;
+	language: "en" | "es";
+	heading: string;
+	label: string;
+	placeholder: string;
+	button: string;
+	note: string;
+	working: string;
+}
 
 const cell = (text: string) => text.replace(/\|/g, "\\|").replace(/\n/g, " ");
 
@@ -47,6 +64,9 @@ function blockMarkdown(block: Block): string {
 			].join("\n");
 		case "actions":
 			return block.actions.map(a => `- [${a.label}](${a.href})`).join("\n");
+		case "sandbox-form":
+			// Markdown has no forms: it names the call the form makes.
+			return `## ${block.form.heading}\n\n${block.form.note}\n\n\`POST ${block.form.endpoint}\` \`{"website_url": "https://…", "language": "${block.form.language}"}\``;
 	}
 }
 
@@ -76,6 +96,8 @@ function blockHtml(block: Block): string {
 				.join("\n")}</div>`;
 		case "actions":
 			return actionsHtml(block.actions);
+		case "sandbox-form":
+			return sandboxFormHtml(block.form);
 		default:
 			// Headings, paragraphs, lists, code and tables render exactly as the Markdown says.
 			return renderMarkdown(blockMarkdown(block)).html;

@@ -60,6 +60,20 @@ export function homeCopy(locale: Locale, base: string): PageCopy {
 						{ label: "Lee la documentación", href: page("/docs") }
 					]
 				},
+				{
+					kind: "sandbox-form",
+					form: {
+						action: `${base}/sandbox/new`,
+						endpoint: `${base}/sandbox`,
+						language: "es",
+						heading: "Pruébalo con tu sitio web",
+						label: "La dirección de tu sitio web",
+						placeholder: "https://tu-sitio.es",
+						button: "Crear mi chatbot",
+						working: "Creando…",
+						note: "Sin cuenta: leemos hasta 5 páginas, lo entrenamos y puedes chatear con él aquí mismo. Responde 10 mensajes y se borra a los 8 días, salvo que te lo quedes."
+					}
+				},
 				{ kind: "heading", text: "Cómo funciona" },
 				{
 					kind: "cards",
@@ -120,6 +134,20 @@ export function homeCopy(locale: Locale, base: string): PageCopy {
 					{ label: "Connect an agent over MCP", href: doc("getting-started", "quickstart-mcp") },
 					{ label: "Read the docs", href: page("/docs") }
 				]
+			},
+			{
+				kind: "sandbox-form",
+				form: {
+					action: `${base}/sandbox/new`,
+					endpoint: `${base}/sandbox`,
+					language: "en",
+					heading: "Try it with your website",
+					label: "Your website's address",
+					placeholder: "https://your-site.com",
+					button: "Build my chatbot",
+					working: "Building…",
+					note: "No account needed: we read up to 5 pages, train it, and you chat with it right here. It answers 10 messages and is deleted after 8 days unless you keep it."
+				}
 			},
 			{ kind: "heading", text: "How it works" },
 			{

@@ -3,13 +3,9 @@
  * `/docs/{category}/{slug}` with a `.md` twin. Every link the site renders and every path the gateway
  * parses goes through these helpers, so the two cannot disagree.
  */
-export const LOCALES = ["en", "es"] as const;
-export type Locale = (typeof LOCALES)[number];
-export const DEFAULT_LOCALE: Locale = "en";
+import { DEFAULT_LOCALE, LOCALES, type Locale } from "../locales";
 
-export function isLocale(value: unknown): value is Locale {
-	return typeof value === "string" && (LOCALES as readonly string[]).includes(value);
-}
+export { DEFAULT_LOCALE, LOCALES, type Locale } from "../locales";
 
 /** `/developers` in Spanish is `/es/developers`; the home page `/` is `/es`. */
 export function localePath(locale: Locale, path: string): string {
@@ -29,10 +25,6 @@ export function splitLocale(path: string): { locale: Locale; path: string } {
 
 export function docPath(locale: Locale, category: string, slug: string, markdown = false): string {
 	return localePath(locale, `/docs/${category}/${slug}${markdown ? ".md" : ""}`);
-}
-
-export function docsIndexPath(locale: Locale): string {
-	return localePath(locale, "/docs");
 }
 
 /** What a site path names, for the gateway's router. */

@@ -3,10 +3,14 @@
  * HMAC over method, key, content type, size limit and expiry, so the gateway can refuse a PUT with
  * another Content-Type, after expiry, with a bad signature or over the size — with no state.
  */
-import { createHmac, timingSafeEqual } from "node:crypto";
+import { createHmac, randomUUID, timingSafeEqual } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { isWellFormedKey, ObjectInfo, ObjectStore, PresignedPut } from "./object-store";
+
+/** Uploaded files are readable by the service's user only (they are other people's documents). */
+const FILE_MODE = 0o600;
+const DIR_MODE = 0o700;
 
 export interface UploadGrant {
 	key: string;
@@ -65,12 +69,15 @@ export class LocalObjectStore implements ObjectStore {
 		return grant;
 	}
 
-	/** Stores bytes under a key: written to a temporary file, then renamed, so readers never see half a file. */
+	/**
+	 * Stores bytes under a key: written to a temporary file, then renamed, so readers never see half
+	 * a file. Each write has its own temporary name, so concurrent writes never share one.
+	 */
 	async write(key: string, data: AsyncIterable<Buffer>, contentType: string, maxBytes: number): Promise<number> {
 		const full = this.pathOf(key);
-		await fs.promises.mkdir(path.dirname(full), { recursive: true });
-		const tmp = `${full}.${process.pid}.${Date.now()}.part`;
-		const handle = await fs.promises.open(tmp, "w");
+		await fs.promises.mkdir(path.dirname(full), { recursive: true, mode: DIR_MODE });
+		const tmp = `${full}.${randomUUID()}.part`;
+		const handle = await fs.promises.open(tmp, "wx", FILE_MODE);
 		let size = 0;
 		try {
 			for await (const chunk of data) {
@@ -79,7 +86,7 @@ export class LocalObjectStore implements ObjectStore {
 				await handle.write(chunk);
 			}
 			await handle.close();
-			await fs.promises.writeFile(`${full}.meta.json`, JSON.stringify({ contentType, size }));
+			await fs.promises.writeFile(`${full}.meta.json`, JSON.stringify({ contentType, size }), { mode: FILE_MODE });
 			await fs.promises.rename(tmp, full);
 			return size;
 		} catch (err) {
@@ -109,6 +116,13 @@ export class LocalObjectStore implements ObjectStore {
 		await fs.promises.rm(full, { force: true });
 		await fs.promises.rm(`${full}.meta.json`, { force: true });
 	}
+
+	/** Embedded upload URLs are single-use (the PUT handler refuses a second upload): nothing to move. */
+	async seal(key: string): Promise<string> {
+		return key;
+	}
+
+	async unseal(): Promise<void> {}
 
 	async deletePrefix(prefix: string): Promise<number> {
 		const dir = path.resolve(this.root, prefix);

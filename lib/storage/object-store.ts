@@ -20,6 +20,15 @@ export interface ObjectStore {
 	head(key: string): Promise<ObjectInfo | null>;
 	get(key: string): Promise<Buffer>;
 	delete(key: string): Promise<void>;
+	/**
+	 * Makes the bytes under an upload key immutable once they are attached, and returns the key to
+	 * read them from. The embedded store already refuses a second PUT (its URLs are single-use), so
+	 * the key stays; a presigned S3 URL keeps working until it expires, so the object is copied to
+	 * a key no URL was issued for.
+	 */
+	seal(key: string): Promise<string>;
+	/** Undoes `seal` when the attach that sealed the object failed. */
+	unseal(key: string, storedKey: string): Promise<void>;
 	/** Removes every object whose key starts with the prefix. */
 	deletePrefix(prefix: string): Promise<number>;
 }

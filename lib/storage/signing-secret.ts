@@ -10,7 +10,7 @@ import * as path from "node:path";
 export function resolveSigningSecret(configured: string | undefined, dataDir: string): string {
 	if (configured) return configured;
 	const file = path.join(dataDir, "signing-secret");
-	fs.mkdirSync(dataDir, { recursive: true });
+	fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
 	try {
 		// `wx`: only the first process creates it; the others read what it wrote.
 		fs.writeFileSync(file, randomBytes(32).toString("base64url"), { flag: "wx", mode: 0o600 });

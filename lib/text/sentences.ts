@@ -21,38 +21,74 @@ const ABBREVIATIONS = new Set([
 	"tel", "ud", "uds", "vd", "vds", "aprox", "admón", "cía", "dpto", "ee.uu", "s.a", "s.l", "p.ej", "ej"
 ]);
 
-/** What may open the next sentence. */
+/** What may open the next sentence (tested on the first character after the white space). */
 const SENTENCE_START = /^[\p{Lu}\p{N}¿¡"'“‘«([]/u;
-/** Terminal punctuation, closing quotes or brackets, then the white space before the next sentence. */
-const BOUNDARY = /([.!?…]+)(["'”’»)\]]*)(\s+)/g;
+/** Punctuation that can end a sentence, and closing quotes or brackets that may follow it. */
+const TERMINAL = new Set([".", "!", "?", "…"]);
+const CLOSING = new Set(['"', "'", "”", "’", "»", ")", "]"]);
+const OPENING = new Set(["(", '"', "'", "¿", "¡", "«", "“", "‘", "["]);
+const SPACE = /\s/;
 
-function lastWord(before: string): string {
-	const match = /(\S+)$/.exec(before);
-	return match ? match[1].replace(/^[("'¿¡«“‘[]+/, "").toLowerCase() : "";
+/**
+ * One candidate end of a sentence: a run of terminal punctuation, closing quotes or brackets, then
+ * white space. Found by a scan that reads each character once; the equivalent pattern
+ * `([.!?…]+)(["'”’»)\]]*)(\s+)` is retried by a regex engine from every character of a long run of
+ * punctuation that is not followed by white space, which is quadratic.
+ */
+interface Boundary {
+	punctIndex: number;
+	punct: string;
+	/** End of the closing quotes or brackets: where the sentence ends. */
+	end: number;
+	/** First character after the white space: where the next sentence starts. */
+	nextStart: number;
 }
 
-function endsSentence(line: string, punctIndex: number, punct: string, next: string): boolean {
-	if (next === "") return true;
-	if (/[?!]/.test(punct)) return true;
-	if (punct === ".") {
-		const word = lastWord(line.slice(0, punctIndex));
+function* boundaries(line: string): Generator<Boundary> {
+	let i = 0;
+	while (i < line.length) {
+		if (!TERMINAL.has(line[i])) {
+			i++;
+			continue;
+		}
+		const punctIndex = i;
+		while (i < line.length && TERMINAL.has(line[i])) i++;
+		const punctEnd = i;
+		while (i < line.length && CLOSING.has(line[i])) i++;
+		const end = i;
+		while (i < line.length && SPACE.test(line[i])) i++;
+		if (i > end) yield { punctIndex, punct: line.slice(punctIndex, punctEnd), end, nextStart: i };
+	}
+}
+
+/** The lower-cased word just before `index`, without opening quotes or brackets. */
+function wordBefore(line: string, index: number): string {
+	let start = index;
+	while (start > 0 && !SPACE.test(line[start - 1])) start--;
+	while (start < index && OPENING.has(line[start])) start++;
+	return line.slice(start, index).toLowerCase();
+}
+
+function endsSentence(line: string, boundary: Boundary): boolean {
+	if (boundary.nextStart === line.length) return true;
+	if (boundary.punct.includes("?") || boundary.punct.includes("!")) return true;
+	if (boundary.punct === ".") {
+		const word = wordBefore(line, boundary.punctIndex);
 		if (ABBREVIATIONS.has(word)) return false;
 		if (/^\p{L}$/u.test(word)) return false;
 		if (/^(?:\p{L}\.)+\p{L}$/u.test(word)) return false;
 	}
-	return SENTENCE_START.test(next);
+	// Two code units, so a character outside the Basic Multilingual Plane is tested whole.
+	return SENTENCE_START.test(line.slice(boundary.nextStart, boundary.nextStart + 2));
 }
 
 function splitLine(line: string, out: string[]): void {
 	let start = 0;
-	for (const match of line.matchAll(BOUNDARY)) {
-		const punctIndex = match.index;
-		const end = punctIndex + match[1].length + match[2].length;
-		const nextStart = punctIndex + match[0].length;
-		if (!endsSentence(line, punctIndex, match[1], line.slice(nextStart))) continue;
-		const sentence = line.slice(start, end).trim();
+	for (const boundary of boundaries(line)) {
+		if (!endsSentence(line, boundary)) continue;
+		const sentence = line.slice(start, boundary.end).trim();
 		if (sentence) out.push(sentence);
-		start = nextStart;
+		start = boundary.nextStart;
 	}
 	const rest = line.slice(start).trim();
 	if (rest) out.push(rest);

@@ -6,7 +6,8 @@
  * Entries are written without accents: `analyze` compares accent-folded words, so "más", "mas",
  * "qué" and "que" are all caught by one entry (Spanish writers often drop accents in chat).
  */
-export type Locale = "en" | "es";
+import type { Locale } from "../locales";
+export type { Locale } from "../locales";
 
 const ENGLISH = `
 a about above after again against all am an and any are aren't as at be because been before being

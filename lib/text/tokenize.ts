@@ -7,7 +7,7 @@
  * become one term. Numbers are kept verbatim ("37", "3.5", "1,000") because questions about
  * quantities are answered by them. Hyphenated or dotted names ("zephyr-9", "node.js") yield the
  * whole name AND its parts, so a query for the exact model name scores higher than one that only
- * shares "zephyr".
+ * shares "zephyr"; so do camelCase names ("maxRetries": "maxretri", "max", "retri").
  */
 import { newStemmer, Stemmer } from "snowball-stemmers";
 import { isStopWord, Locale } from "./stop-words";
@@ -41,9 +41,11 @@ export function foldAccents(word: string): string {
 		.normalize("NFC");
 }
 
+const APOSTROPHES = /[\u2019\u02bc]/g;
+
 /** Lower-cases and unifies typographic apostrophes, so "Don’t" and "don't" are one word. */
 export function normalizeText(text: string): string {
-	return text.normalize("NFKC").toLowerCase().replace(/[\u2019\u02bc]/g, "'");
+	return text.normalize("NFKC").toLowerCase().replace(APOSTROPHES, "'");
 }
 
 /**
@@ -76,19 +78,25 @@ function pushWord(word: string, locale: Locale, out: string[]): void {
 	if (term) out.push(term);
 }
 
+/** A lower-case letter followed by an upper-case one: the joint of a camelCase name. */
+const CAMEL_JOINT = /(?<=\p{Ll})(?=\p{Lu})/u;
+
 /** Turns text into index terms for the locale (see the file comment). Order and repeats are kept. */
 export function analyze(text: string, locale: Locale): string[] {
 	const terms: string[] = [];
-	for (const match of normalizeText(text).matchAll(TOKEN)) {
-		const token = match[0];
-		if (token.length > MAX_TERM_LENGTH) continue;
+	for (const match of text.normalize("NFKC").replace(APOSTROPHES, "'").matchAll(TOKEN)) {
+		const original = match[0];
+		if (original.length > MAX_TERM_LENGTH) continue;
+		const token = normalizeText(original);
 		if (NUMBER.test(token)) {
 			terms.push(token);
 			continue;
 		}
-		if (COMPOUND_SEPARATOR.test(token)) {
+		// "maxRetries", "getSetCookies": the whole name, and its words ("max", "retries").
+		const camelParts = original.split(CAMEL_JOINT);
+		if (COMPOUND_SEPARATOR.test(token) || camelParts.length > 1) {
 			terms.push(foldAccents(token));
-			for (const part of token.split(/[-_.]+/)) if (part) pushWord(part, locale, terms);
+			for (const part of original.split(/[-_.]+/).flatMap(p => p.split(CAMEL_JOINT))) if (part) pushWord(normalizeText(part), locale, terms);
 			continue;
 		}
 		pushWord(token, locale, terms);

@@ -2,13 +2,9 @@
  * Training jobs as stored by the trainer: one document per run, beside its channel message (see
  * lib/jobs/durable-job.ts for the claim/lease rules shared with the other background workers).
  */
-import type { JobDoc, JobStatus } from "../jobs/durable-job";
+import type { JobDoc } from "../jobs/durable-job";
 
-/** `done`, `failed` and `superseded` are final: a redelivered message for them does nothing. */
-export type TrainingJobStatus = JobStatus | "done" | "failed" | "superseded";
-
-export interface TrainingJob extends Omit<JobDoc, "status"> {
-	status: TrainingJobStatus;
+export interface TrainingJob extends JobDoc {
 	chatbot_id: string;
 	/** Index generation this run writes; larger than every earlier run's for the chatbot. */
 	generation: number;
@@ -18,10 +14,7 @@ export interface TrainingJob extends Omit<JobDoc, "status"> {
 	chunks: number;
 	/** Why the run failed (set when failed). */
 	error: string | null;
-	finished_at: number | null;
 }
-
-export const FINAL_STATUSES: readonly TrainingJobStatus[] = ["done", "failed", "superseded"];
 
 /**
  * A generation for a new run: the clock in ms, but always above the chatbot's current and

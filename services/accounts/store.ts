@@ -3,10 +3,13 @@
  * hashes (scrypt for passwords; SHA-256 for keys and session tokens, which are high-entropy).
  */
 import { randomUUID } from "node:crypto";
-import { generateApiKey, hashApiKey, looksLikeApiKey } from "../../lib/accounts/api-keys";
+import { SESSION_MAX_AGE_SECONDS } from "../../lib/accounts/cookies";
 import { hashPassword, needsRehash, verifyPassword } from "../../lib/accounts/password";
 import { DEFAULT_ACCOUNT_PLAN, PlanId } from "../../lib/accounts/plans";
-import { generateSessionToken, hashSessionToken, SESSION_MAX_AGE_SECONDS } from "../../lib/accounts/session-tokens";
+import { notNewerThan } from "../../lib/chatbots/plan-change";
+import { generateApiKey, looksLikeApiKey } from "../../lib/accounts/api-keys";
+import { hashToken, newToken } from "../../lib/accounts/tokens";
+import type { AccountView, ApiKeyView } from "../../lib/accounts/views";
 import { appError } from "../../lib/errors";
 import type { DocumentCollection } from "../../mixins/db.mixin";
 
@@ -16,6 +19,8 @@ export interface AccountDoc {
 	email: string;
 	password_hash: string;
 	plan: PlanId;
+	/** Orders plan changes (the billing service's revision): an older one never overwrites a newer. */
+	plan_revision?: number;
 	created_at: number;
 	updated_at: number;
 }
@@ -101,23 +106,34 @@ export class AccountStore {
 		return this.accounts.findOne({ _id: id });
 	}
 
+	/**
+	 * Moves the account to `plan` unless a newer revision already moved it (then null). The same
+	 * revision may be applied again (a retried webhook). Throws `not_found` for an unknown account.
+	 */
+	async changePlan(id: string, plan: PlanId, revision: number): Promise<AccountDoc | null> {
+		const n = await this.accounts.update({ _id: id, ...notNewerThan(revision) }, { $set: { plan, plan_revision: revision, updated_at: this.now() } });
+		const account = await this.findAccount(id);
+		if (!account) throw appError("not_found", "No account has this id.");
+		return n === 1 ? account : null;
+	}
+
 	/** A new login session; returns the token for the cookie. Expired sessions of the account go. */
 	async startSession(accountId: string): Promise<string> {
 		const now = this.now();
 		await this.sessions.remove({ account_id: accountId, expires_at: { $lte: now } });
-		const { token, hash } = generateSessionToken();
-		await this.sessions.insert({ _id: hash, account_id: accountId, created_at: now, expires_at: now + SESSION_MAX_AGE_SECONDS * 1000 });
+		const token = newToken();
+		await this.sessions.insert({ _id: hashToken(token), account_id: accountId, created_at: now, expires_at: now + SESSION_MAX_AGE_SECONDS * 1000 });
 		return token;
 	}
 
 	/** The account of a live session token, or null. */
 	async sessionAccount(token: string): Promise<AccountDoc | null> {
-		const session = await this.sessions.findOne({ _id: hashSessionToken(token), expires_at: { $gt: this.now() } });
+		const session = await this.sessions.findOne({ _id: hashToken(token), expires_at: { $gt: this.now() } });
 		return session ? this.findAccount(session.account_id) : null;
 	}
 
 	async endSession(token: string): Promise<void> {
-		await this.sessions.remove({ _id: hashSessionToken(token) });
+		await this.sessions.remove({ _id: hashToken(token) });
 	}
 
 	/** Creates a key; the full key is returned this once and never stored. */
@@ -158,7 +174,7 @@ export class AccountStore {
 	async verifyKey(key: string): Promise<{ account_id: string; plan: PlanId }> {
 		const refused = () => appError("unauthorized", "The API key is unknown or revoked.");
 		if (!looksLikeApiKey(key)) throw refused();
-		const doc = await this.keys.findOne({ hash: hashApiKey(key), revoked_at: null });
+		const doc = await this.keys.findOne({ hash: hashToken(key), revoked_at: null });
 		if (!doc) throw refused();
 		const account = await this.findAccount(doc.account_id);
 		if (!account) throw refused();
@@ -171,7 +187,7 @@ export class AccountStore {
 }
 
 /** The public view of a key (never its hash). */
-export function apiKeyView(doc: ApiKeyDoc) {
+export function apiKeyView(doc: ApiKeyDoc): ApiKeyView {
 	return {
 		id: doc._id,
 		name: doc.name,
@@ -182,6 +198,6 @@ export function apiKeyView(doc: ApiKeyDoc) {
 	};
 }
 
-export function accountView(doc: AccountDoc) {
+export function accountView(doc: AccountDoc): AccountView {
 	return { id: doc._id, email: doc.email, plan: doc.plan, created_at: new Date(doc.created_at).toISOString() };
 }

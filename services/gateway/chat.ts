@@ -26,11 +26,13 @@ const ANSWER_TIMEOUT_MS = 120_000;
 const STREAM_START_TIMEOUT_MS = 30_000;
 
 function askParams(req: GatewayRequest): Record<string, unknown> {
-	const body = (req.body ?? {}) as { message?: unknown; conversation_id?: unknown };
+	const body = (req.body ?? {}) as { message?: unknown; conversation_id?: unknown; channel?: unknown };
 	return {
 		slug: String(req.$params?.slug ?? ""),
 		message: body.message,
-		...(body.conversation_id !== undefined ? { conversation_id: body.conversation_id } : {})
+		...(body.conversation_id !== undefined ? { conversation_id: body.conversation_id } : {}),
+		// The route's schema lets a caller name only `widget` or `link`; the channels are named by their service.
+		...(body.channel !== undefined ? { channel: body.channel } : {})
 	};
 }
 

@@ -10,6 +10,8 @@ import type { RouteDef } from "../../lib/http/routes/types";
 export interface GatewayRequest extends IncomingMessage {
 	/** Client IP after the TRUST_PROXY rule. */
 	$clientIp: string;
+	/** What budgets count: the IPv4 address, or the /64 of an IPv6 one (`clientNetwork`). */
+	$clientNetwork: string;
 	/** Path without the query string. */
 	$path: string;
 	/** Parsed body (JSON routes) after the body parser. */

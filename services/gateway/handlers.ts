@@ -5,21 +5,26 @@ import { createLocalStore } from "../../lib/storage";
 import type { LocalObjectStore } from "../../lib/storage/local-store";
 import { chatMessageHandler, chatPageHandler, createStaticAssetHandler } from "./chat";
 import type { GatewayHandler } from "./context";
-import { healthHandler } from "./health";
+import { createHealthHandler } from "./health";
 import { mcpGet, mcpPost } from "./mcp";
+import { stripeWebhook } from "./stripe-webhook";
 import { createUploadHandler } from "./upload";
+import { crispWebhook, telegramWebhook } from "./webhooks";
 
 export function gatewayHandlers(config: Readonly<AppConfig>): Partial<Record<GatewayHandlerName, GatewayHandler>> {
 	let localStore: LocalObjectStore | undefined;
 	// Created on first upload: only a gateway serving embedded uploads touches DATA_DIR.
 	const store = () => (localStore ??= createLocalStore(config));
 	return {
-		health: healthHandler,
+		health: createHealthHandler(),
 		mcpPost,
 		mcpGet,
 		uploadPut: createUploadHandler(store),
 		chatMessage: chatMessageHandler,
 		chatPage: chatPageHandler,
-		staticAsset: createStaticAssetHandler()
+		staticAsset: createStaticAssetHandler(),
+		telegramWebhook,
+		crispWebhook,
+		stripeWebhook
 	};
 }

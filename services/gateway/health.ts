@@ -4,18 +4,35 @@
  */
 import { API_VERSION } from "../../lib/http/versioning";
 import { negotiate } from "../../lib/http/negotiate";
-import { GatewayHandler, send, sendJson } from "./context";
+import type { ServerResponse } from "node:http";
+import { GatewayDeps, GatewayHandler, GatewayRequest, send, sendJson } from "./context";
 
 const DB_CHECK_TIMEOUT_MS = 2000;
 
-export const healthHandler: GatewayHandler = async (deps, req, res) => {
-	let databaseUp = false;
-	try {
-		await deps.call("chatbots.health", {}, { timeout: DB_CHECK_TIMEOUT_MS });
-		databaseUp = true;
-	} catch (err) {
-		deps.logger.warn("Health check: database did not answer:", (err as Error).message);
-	}
+/**
+ * Requests that arrive while a database check is under way share it: under load a probe costs one
+ * bus call per check, not one per request, and every answer still reflects a check that was
+ * running when the request came in (a result is never kept after its check ends).
+ */
+export function createHealthHandler(): GatewayHandler {
+	let inFlight: Promise<boolean> | undefined;
+	const databaseAnswers = (deps: GatewayDeps): Promise<boolean> =>
+		(inFlight ??= deps
+			.call("chatbots.health", {}, { timeout: DB_CHECK_TIMEOUT_MS })
+			.then(
+				() => true,
+				(err: unknown) => {
+					deps.logger.warn("Health check: database did not answer:", (err as Error).message);
+					return false;
+				}
+			)
+			.finally(() => {
+				inFlight = undefined;
+			}));
+	return async (deps, req, res) => answer(deps, req, res, await databaseAnswers(deps));
+}
+
+function answer(deps: GatewayDeps, req: GatewayRequest, res: ServerResponse, databaseUp: boolean): void {
 	const status = databaseUp ? 200 : 503;
 	const headers = { "Cache-Control": "no-store" };
 	const wanted = negotiate(req.headers.accept, ["text/plain", "application/json"]);
@@ -36,4 +53,4 @@ export const healthHandler: GatewayHandler = async (deps, req, res) => {
 	} else {
 		send(res, status, databaseUp ? "ok" : "db unreachable", "text/plain; charset=utf-8", headers);
 	}
-};
+}

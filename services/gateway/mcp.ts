@@ -3,33 +3,36 @@
  * JSON-RPC handling. In order:
  *
  *   1. read the raw body, at most MCP_MAX_BODY_BYTES;
- *   2. rate limits: `mcp` on every POST, plus `mcp-create-chatbot` charged one point per
- *      create_chatbot call in the body; the scarcer decision sets the headers, a refusal is 429;
+ *   2. rate limits: `mcp` charged one point per `tools/call` in the body (at least one per POST,
+ *      so a batch of 50 tool calls costs what 50 requests cost), plus `mcp-create-chatbot` one
+ *      point per create_chatbot call; the scarcer decision sets the headers, a refusal is 429;
  *   3. 413 for an oversized body;
  *   4. Origin, when present, must be ours or allowed (DNS-rebinding defence) → 403;
  *   5. Content-Type must be application/json (UTF-8, no content coding) → 415;
  *   6. MCP-Protocol-Version, when present, must be supported → 400;
  *   7. Authorization: Bearer <key> must name a live key → 401 with WWW-Authenticate;
  *
- * then the mcp service answers the body: 200 application/json (one response or an array), or 202
+ * then the body is answered (by the mcp service when it holds a `tools/call`, here otherwise, with the
+ * same lib/mcp dispatcher): 200 application/json (one response or an array), or 202
  * with no body when it held only notifications. Mcp-Session-Id is accepted, ignored, never issued.
  */
+import { isUtf8 } from "node:buffer";
 import type { ServerResponse } from "node:http";
 import { readBearerApiKey } from "../../lib/accounts/api-keys";
+import { pageCallTimeoutMs } from "../../lib/crawl/deadline";
 import { appError } from "../../lib/errors";
 import { MCP_MAX_BODY_BYTES } from "../../lib/http/routes/mcp";
+import { responseJson } from "../../lib/mcp/constant-results";
 import { checkProtocolHeader, ProtocolVersion } from "../../lib/mcp/protocol";
-import { countToolCalls, McpReply } from "../../lib/mcp/server";
+import { handleMcpBody, McpReply, toolCallNames } from "../../lib/mcp/server";
+import { MCP_SERVER_INFO } from "../../lib/mcp/server-info";
 import type { GatewayDeps, GatewayHandler, GatewayRequest } from "./context";
-import { sendJson } from "./context";
+import { send } from "./context";
 import { enforceRateLimits } from "./rate-limit";
-
-/** Long enough for a tool that fetches a page in a browser (crawler timeouts are 15 s per page). */
-const MCP_CALL_TIMEOUT_MS = 90_000;
 
 const WWW_AUTHENTICATE_REALM = 'Bearer realm="mcp"';
 
-type BodyRead = { ok: true; text: string } | { ok: false; reason: "too_large" | "encoding" };
+type BodyRead = { ok: true; text: string } | { ok: false; reason: "too_large" | "encoding" | "aborted" };
 
 function header(req: GatewayRequest, name: string): string | undefined {
 	const value = req.headers[name];
@@ -46,7 +49,7 @@ function readBody(req: GatewayRequest, limit: number): Promise<BodyRead> {
 		req.resume();
 		return Promise.resolve({ ok: false, reason: "too_large" });
 	}
-	return new Promise((resolve, reject) => {
+	return new Promise(resolve => {
 		const chunks: Buffer[] = [];
 		let size = 0;
 		const onData = (chunk: Buffer) => {
@@ -62,14 +65,16 @@ function readBody(req: GatewayRequest, limit: number): Promise<BodyRead> {
 		req.on("data", onData);
 		req.on("end", () => {
 			if (size > limit) return;
-			try {
-				// Invalid UTF-8 → 415 below, rather than JSON.parse seeing replacement characters.
-				resolve({ ok: true, text: new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(Buffer.concat(chunks)) });
-			} catch {
-				resolve({ ok: false, reason: "encoding" });
-			}
+			const bytes = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
+			// Invalid UTF-8 → 415 below, rather than JSON.parse seeing replacement characters. A BOM is
+			// kept as a character (and then refused by JSON.parse), as a non-BOM-eating decoder would.
+			resolve(isUtf8(bytes) ? { ok: true, text: bytes.toString("utf8") } : { ok: false, reason: "encoding" });
 		});
-		req.on("error", reject);
+		// The client went away or the body's framing broke (Node then destroys the request).
+		req.on("error", () => resolve({ ok: false, reason: "aborted" }));
+		req.on("close", () => {
+			if (!req.complete) resolve({ ok: false, reason: "aborted" });
+		});
 	});
 }
 
@@ -132,8 +137,15 @@ async function authenticate(deps: GatewayDeps, authorization: string | undefined
 
 export const mcpPost: GatewayHandler = async (deps, req, res: ServerResponse) => {
 	const body = await readBody(req, MCP_MAX_BODY_BYTES);
-	const creates = body.ok ? countToolCalls(body.text, "create_chatbot") : 0;
-	await enforceRateLimits(deps, req, res, [{ policy: "mcp" }, ...(creates > 0 ? [{ policy: "mcp-create-chatbot" as const, points: creates }] : [])]);
+	if (!body.ok && body.reason === "aborted") {
+		throw appError("validation_failed", "The request body ended before it was complete.", { hint: "Send the whole JSON-RPC message again." });
+	}
+	const calls = body.ok ? toolCallNames(body.text) : [];
+	const creates = calls.filter(name => name === "create_chatbot").length;
+	await enforceRateLimits(deps, req, res, [
+		{ policy: "mcp", points: Math.max(1, calls.length) },
+		...(creates > 0 ? [{ policy: "mcp-create-chatbot" as const, points: creates }] : [])
+	]);
 	if (!body.ok && body.reason === "too_large") {
 		res.setHeader("Connection", "close");
 		throw appError("payload_too_large", `A POST /mcp body may have at most ${MCP_MAX_BODY_BYTES} bytes.`, {
@@ -147,11 +159,17 @@ export const mcpPost: GatewayHandler = async (deps, req, res: ServerResponse) =>
 	if (!version.ok) throw appError(version.error.code, version.error.message, { hint: version.error.hint });
 	const account = await authenticate(deps, header(req, "authorization"));
 
-	const reply = await deps.call<McpReply>(
-		"mcp.handle",
-		{ body: body.text, protocol_version: version.version satisfies ProtocolVersion, account },
-		{ timeout: MCP_CALL_TIMEOUT_MS }
-	);
+	// A batch runs its calls one after another: long enough for each page it reads (gateway → mcp →
+	// chatbots → crawler), and for the rest.
+	const pageReads = calls.filter(name => name === "add_knowledge_url").length;
+	const reply =
+		calls.length === 0
+			? await answerWithoutTools(deps, body.text, version.version, account !== null)
+			: await deps.call<McpReply>(
+					"mcp.handle",
+					{ body: body.text, protocol_version: version.version satisfies ProtocolVersion, account },
+					{ timeout: Math.max(1, pageReads) * pageCallTimeoutMs(deps.config.crawl.timeoutMs, 3) }
+				);
 	res.setHeader("Cache-Control", "no-store");
 	if (reply.status === 202 || reply.body === undefined) {
 		res.statusCode = 202;
@@ -159,8 +177,26 @@ export const mcpPost: GatewayHandler = async (deps, req, res: ServerResponse) =>
 		res.end();
 		return;
 	}
-	sendJson(res, 200, reply.body);
+	send(res, 200, responseJson(reply.body), "application/json; charset=utf-8");
 };
+
+/**
+ * A body without a tool call (initialize, ping, tools/list, notifications, malformed messages)
+ * needs nothing from any service: it is answered here by the same dispatcher the mcp service runs,
+ * which saves a bus round trip on the calls an agent makes first and most often. `callTool` is
+ * never reached, since `toolCallNames` found no `tools/call` to run.
+ */
+function answerWithoutTools(deps: GatewayDeps, text: string, protocolVersion: ProtocolVersion, authenticated: boolean): Promise<McpReply> {
+	return handleMcpBody(text, {
+		protocolVersion,
+		authenticated,
+		serverInfo: MCP_SERVER_INFO,
+		callTool: async () => {
+			throw new Error("a body without tools/call ran a tool");
+		},
+		onInternalError: (error, where) => deps.logger.error("MCP internal error in", where.method, where.tool ?? "", error)
+	});
+}
 
 /** GET /mcp (and other methods): no server-initiated stream is offered (SPEC §4.2). */
 export const mcpGet: GatewayHandler = async (_deps, req) => {

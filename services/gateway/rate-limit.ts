@@ -18,7 +18,7 @@ export function applyRateDecision(res: ServerResponse, decision: RateDecision): 
 
 /** Consumes one or more policies for this request and applies the binding decision. */
 export async function enforceRateLimits(deps: GatewayDeps, req: GatewayRequest, res: ServerResponse, charges: Array<{ policy: RatePolicyName; points?: number }>): Promise<void> {
-	const decisions = await Promise.all(charges.map(c => deps.limiter.consume(c.policy, req.$clientIp, c.points ?? 1)));
+	const decisions = await Promise.all(charges.map(c => deps.limiter.consume(c.policy, req.$clientNetwork, c.points ?? 1)));
 	applyRateDecision(res, bindingDecision(decisions));
 }
 

@@ -6,15 +6,14 @@
  * Business failures (a cap, an unreadable page, a chatbot out of reach) come back as
  * `toolFailure(...)` so the agent's model reads what to change; only faults of ours throw.
  *
- * Retraining decision: a tool that adds knowledge starts training (`trainer.start`) right away,
- * except while the first site crawl is still running, because the crawl trains once it ends and
- * that run reads every ready source, the new one included. So `get_chatbot` shows `training` after
- * an add, and `ready` once the new knowledge is answered from.
+ * What follows an add (training once the new knowledge is in, after a crawl still running) is the
+ * chatbots service's decision: the tools only say that the agent wants it trained (`train: true`),
+ * so `get_chatbot` shows `training` after an add, and `ready` once the new knowledge is answered from.
  */
 import { chatbotLimitsFromPlan, SANDBOX_CHATBOT_LIMITS, SANDBOX_TTL_MS } from "../../lib/accounts/chatbot-limits";
-import { claimUrl, hashClaimToken } from "../../lib/accounts/claim-tokens";
+import { claimUrl, hashToken, sandboxClaimToken } from "../../lib/accounts/tokens";
 import { isPlanId, PLANS, PlanId } from "../../lib/accounts/plans";
-import { sandboxClaimToken } from "../../lib/accounts/sandbox-claim";
+import { newId } from "../../lib/chatbots/ids";
 import type { Chatbot, Source } from "../../lib/chatbots/model";
 import { ERROR_CODES, isErrorCode } from "../../lib/errors";
 import { chatbotResult, chatbotSummary, knowledgeSource } from "../../lib/mcp/chatbot-view";
@@ -27,14 +26,12 @@ export type McpCaller = { kind: "anonymous" } | { kind: "account"; account_id: s
 
 export interface ToolRunnerDeps {
 	publicUrl: string;
+	/** How long adding a page may take (a browser render plus redirects, and the bus). */
+	pageTimeoutMs: number;
 	/** Signs sandbox claim tokens. */
 	secret: string;
 	call<T>(action: string, params: object, opts?: { timeout?: number }): Promise<T>;
-	logger: { warn(...args: unknown[]): void };
 }
-
-/** Page fetches can take a browser render plus redirects; give them longer than a plain call. */
-const FETCH_PAGE_TIMEOUT_MS = 60_000;
 
 const notFound = () =>
 	toolFailure(
@@ -47,7 +44,7 @@ const notFound = () =>
 function businessFailure(err: unknown): ToolOutcome | undefined {
 	const e = err as { type?: unknown; message?: unknown; data?: { hint?: unknown } } | null;
 	const type = e?.type;
-	if (type === "expired") return notFound();
+	if (type === "expired" || type === "not_found") return notFound();
 	if (isErrorCode(type) && ERROR_CODES[type].status < 500) {
 		const hint = typeof e?.data?.hint === "string" ? e.data.hint : undefined;
 		return toolFailure(type, typeof e?.message === "string" ? e.message : type, hint ?? toolHint(type));
@@ -79,85 +76,60 @@ export function createToolRunner(deps: ToolRunnerDeps) {
 		chatbot.kind === "sandbox" && chatbot.claim_hash !== null ? claimUrl(deps.publicUrl, sandboxClaimToken(deps.secret, chatbot._id)) : undefined;
 	const view = (chatbot: Chatbot): ChatbotResult => chatbotResult(chatbot, { publicUrl: deps.publicUrl, claimUrl: claimLink(chatbot) });
 
-	/** The chatbot if this caller may touch it, else undefined (never says whether it exists). */
-	async function reachable(caller: McpCaller, id: string): Promise<Chatbot | undefined> {
-		let chatbot: Chatbot;
-		try {
-			({ chatbot } = await deps.call<{ chatbot: Chatbot }>("chatbots.get", { id, with_sources: false }));
-		} catch (err) {
-			if ((err as { type?: unknown }).type === "expired") return undefined;
-			throw err;
-		}
-		if (caller.kind === "anonymous") return chatbot.kind === "sandbox" && chatbot.account_id === null ? chatbot : undefined;
-		return chatbot.account_id === caller.account_id ? chatbot : undefined;
+	/** Whose chatbots the caller may reach: an account's own, or (anonymous) unclaimed sandboxes. */
+	const ownerOf = (caller: McpCaller) => ({ account_id: caller.kind === "account" ? caller.account_id : null });
+
+	async function load(caller: McpCaller, id: string): Promise<Chatbot> {
+		return (await deps.call<{ chatbot: Chatbot }>("chatbots.get", { id, with_sources: false, owner: ownerOf(caller) })).chatbot;
 	}
 
-	async function reload(id: string): Promise<Chatbot> {
-		return (await deps.call<{ chatbot: Chatbot }>("chatbots.get", { id, with_sources: false })).chatbot;
-	}
-
-	/** Starts a training run for new knowledge (see the file comment); a refusal leaves it for later. */
-	async function retrain(chatbot: Chatbot): Promise<void> {
-		if (chatbot.crawl.status === "crawling") return;
-		try {
-			await deps.call("trainer.start", { chatbot_id: chatbot._id });
-		} catch (err) {
-			// The source is stored either way; get_chatbot shows the chatbot was not retrained.
-			deps.logger.warn("Retraining after new knowledge did not start:", chatbot._id, (err as Error).message);
-		}
-	}
-
-	async function addKnowledge(caller: McpCaller, id: string, source: Record<string, unknown>, fetchUrl?: string): Promise<ToolOutcome> {
-		const chatbot = await reachable(caller, id);
-		if (!chatbot) return notFound();
-		if (fetchUrl !== undefined) {
-			// Refuse before the slow fetch when the page budget is already used.
-			await deps.call("chatbots.precheck", { id, kind: "url", chars: 0 });
-			const page = await deps.call<{ finalUrl: string; title: string | null; text: string }>("crawler.fetchPage", { url: fetchUrl }, { timeout: FETCH_PAGE_TIMEOUT_MS });
-			source = { ...source, title: page.title, text: page.text };
-		}
-		const added = await deps.call<Source>("chatbots.addSource", { id, status: "ready", ...source });
-		await retrain(chatbot);
-		return toolSuccess({ source: knowledgeSource(added), chatbot: view(await reload(id)) });
+	async function addKnowledge(caller: McpCaller, id: string, source: Record<string, unknown>): Promise<ToolOutcome> {
+		const owner = ownerOf(caller);
+		const added =
+			source.kind === "url"
+				? await deps.call<Source>("chatbots.addPage", { id, url: source.url, train: true, owner }, { timeout: deps.pageTimeoutMs })
+				: await deps.call<Source>("chatbots.addSource", { id, status: "ready", ...source, train: true, owner });
+		return toolSuccess({ source: knowledgeSource(added), chatbot: view(await load(caller, id)) });
 	}
 
 	async function createChatbot(caller: McpCaller, args: { website_url: string; language: "en" | "es" }): Promise<ToolOutcome> {
 		const url = new URL(args.website_url);
-		let limits = SANDBOX_CHATBOT_LIMITS;
+		const crawl = { url: url.href, then_train: true };
 		if (caller.kind === "account") {
 			const plan = PLANS[caller.plan];
-			// A count, not a reservation: two simultaneous creates may pass the plan by one; the
-			// create_chatbot rate budget bounds how far.
-			const owned = await deps.call<Chatbot[]>("chatbots.listByAccount", { account_id: caller.account_id });
-			if (owned.length >= plan.limits.chatbots) {
+			try {
+				const created = await deps.call<Chatbot>("chatbots.create", {
+					kind: "account",
+					locale: args.language,
+					name: url.hostname,
+					limits: chatbotLimitsFromPlan(plan.limits),
+					account_id: caller.account_id,
+					max_chatbots: plan.limits.chatbots,
+					crawl
+				});
+				return toolSuccess(view(created));
+			} catch (err) {
+				if ((err as { type?: unknown }).type !== "forbidden") throw err;
 				return toolFailure(
 					"chatbot_cap",
-					`The ${plan.name} plan allows ${plan.limits.chatbots} chatbots and the account has ${owned.length}.`,
+					`The ${plan.name} plan allows ${plan.limits.chatbots} chatbots and the account has them all.`,
 					"Reuse an existing chatbot (list_chatbots) instead of creating another."
 				);
 			}
-			limits = chatbotLimitsFromPlan(plan.limits);
 		}
+		// The claim token is derived from the chatbot's id, so the id is chosen here and stored with its hash in one write.
+		const id = newId();
 		const created = await deps.call<Chatbot>("chatbots.create", {
-			kind: caller.kind === "account" ? "account" : "sandbox",
+			id,
+			kind: "sandbox",
 			locale: args.language,
 			name: url.hostname,
-			limits,
-			...(caller.kind === "account" ? { account_id: caller.account_id } : { ttl_ms: SANDBOX_TTL_MS })
+			limits: SANDBOX_CHATBOT_LIMITS,
+			ttl_ms: SANDBOX_TTL_MS,
+			claim_hash: hashToken(sandboxClaimToken(deps.secret, id)),
+			crawl
 		});
-		if (caller.kind === "anonymous") {
-			await deps.call("chatbots.setClaimHash", { id: created._id, claim_hash: hashClaimToken(sandboxClaimToken(deps.secret, created._id)) });
-		}
-		const crawl = { status: "crawling", start_url: url.href, found: 0, crawled: 0, failed: 0 };
-		await deps.call("chatbots.setCrawl", { id: created._id, crawl });
-		try {
-			await deps.call("crawler.startSiteCrawl", { chatbot_id: created._id, url: url.href, max_pages: limits.max_pages, then_train: true });
-		} catch (err) {
-			// Nothing will crawl it: do not leave a chatbot behind that never gets built.
-			await deps.call("chatbots.remove", { id: created._id });
-			throw err;
-		}
-		return toolSuccess(view(await reload(created._id)));
+		return toolSuccess(view(created));
 	}
 
 	async function listChatbots(caller: McpCaller): Promise<ToolOutcome> {
@@ -181,12 +153,10 @@ export function createToolRunner(deps: ToolRunnerDeps) {
 		switch (name) {
 			case "create_chatbot":
 				return createChatbot(caller, { website_url: String(args.website_url), language: args.language === "es" ? "es" : "en" });
-			case "get_chatbot": {
-				const chatbot = await reachable(caller, id);
-				return chatbot ? toolSuccess(view(chatbot)) : notFound();
-			}
+			case "get_chatbot":
+				return toolSuccess(view(await load(caller, id)));
 			case "add_knowledge_url":
-				return addKnowledge(caller, id, { kind: "url", url: String(args.url) }, String(args.url));
+				return addKnowledge(caller, id, { kind: "url", url: String(args.url) });
 			case "add_knowledge_text": {
 				const text = String(args.text);
 				if (text.trim() === "") return toolFailure("empty", "The text is only whitespace.", "Send the text to learn from.");
@@ -215,8 +185,6 @@ export function createToolRunner(deps: ToolRunnerDeps) {
 		}
 	};
 }
-
-export type ToolRunner = ReturnType<typeof createToolRunner>;
 
 /** The caller from what the gateway learned of the API key. */
 export function callerFrom(account: { account_id: string; plan: string } | null | undefined): McpCaller {

@@ -25,6 +25,8 @@ export interface TestAppOptions {
 	gateway?: GatewayOptions;
 	/** Extra service schemas to load beside the selected ones. */
 	extraServices?: ServiceSchema[];
+	/** Factories that replace the production ones by name (for service options tests need). */
+	factories?: Record<string, ServiceFactory>;
 	/** Keep the data directory after stop (for restart tests). */
 	dataDir?: string;
 }
@@ -38,11 +40,14 @@ export async function startApp(options: TestAppOptions = {}): Promise<TestApp> {
 		PUBLIC_URL: `http://127.0.0.1:${port}`,
 		DATA_DIR: dataDir,
 		LOG_LEVEL: "warn",
+		// Tests run every process on this one machine, sharing embedded stores through the bus.
+		SINGLE_MACHINE: "true",
 		...options.env
 	});
 	const factories: Record<string, ServiceFactory> = {
 		...SERVICE_FACTORIES,
-		gateway: cfg => createGatewayService(cfg, options.gateway)
+		gateway: cfg => createGatewayService(cfg, options.gateway),
+		...options.factories
 	};
 	const broker = new ServiceBroker({ ...brokerOptions(config), logger: { type: "Console", options: { level: "error" } } });
 	for (const schema of selectServices(config, factories)) broker.createService(schema);

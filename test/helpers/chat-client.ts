@@ -78,7 +78,7 @@ export class DemoClient {
 			body: { filename: fileName, content_type: contentType, size: bytes.length }
 		});
 		if (target.status !== 200) throw new Error(`createDemoSessionUpload answered ${target.status}: ${JSON.stringify(target.body)}`);
-		const put = await fetch(target.body.upload_url, { method: "PUT", headers: target.body.headers, body: new Uint8Array(bytes) });
+		const put = await fetch(target.body.upload_url, { method: "PUT", headers: { ...target.body.headers, "X-Forwarded-For": nextIp() }, body: new Uint8Array(bytes) });
 		if (put.status !== 200) throw new Error(`upload PUT answered ${put.status}`);
 		return request(this.path("/files"), { body: { file_name: fileName, file_s3_key: target.body.s3_key, file_content_type: contentType } });
 	}

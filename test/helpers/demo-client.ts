@@ -69,7 +69,8 @@ export function demoClient(baseUrl: string, ipPrefix: string): DemoClient {
 	async function upload(sessionId: string, fileName: string, contentType: string, bytes: Buffer) {
 		const target = await api(`/api/tools/sessions/${sessionId}/uploads`, { body: { filename: fileName, content_type: contentType, size: bytes.length } });
 		if (target.status !== 200) throw new Error(`createDemoSessionUpload answered ${target.status}: ${JSON.stringify(target.body)}`);
-		const put = await fetch(target.body.upload_url, { method: "PUT", headers: { "Content-Type": contentType }, body: new Uint8Array(bytes) });
+		// Its own client address too: PUTs have their own per-network budget (`uploads`).
+		const put = await fetch(target.body.upload_url, { method: "PUT", headers: { "Content-Type": contentType, "X-Forwarded-For": nextIp() }, body: new Uint8Array(bytes) });
 		if (put.status !== 200) throw new Error(`PUT answered ${put.status}: ${await put.text()}`);
 		return { s3_key: target.body.s3_key as string, upload_url: target.body.upload_url as string };
 	}

@@ -1,6 +1,6 @@
 /**
  * Validates messages the tool server emits against the published MCP JSON Schema of the protocol
- * revision in use (`shared/reference/mcp-schema-<rev>.json`, beside the clone).
+ * revision in use (`test/fixtures/mcp-schema-<rev>.json`, copied from the published schema).
  *
  *   assertValidMcpMessage("2025-06-18", body, "ListToolsResult");
  *
@@ -20,8 +20,8 @@ import * as path from "node:path";
 import Ajv, { ValidateFunction } from "ajv";
 import addFormats from "ajv-formats";
 
-/** test/helpers → main → /work; CI checks `shared/` out beside the clone. */
-export const MCP_REFERENCE_DIR = path.resolve(__dirname, "../../../shared/reference");
+/** Copies of the published schemas, kept in the repository so the tests stand alone. */
+export const MCP_REFERENCE_DIR = path.resolve(__dirname, "../fixtures");
 
 export type McpResultDefinition = "InitializeResult" | "ListToolsResult" | "CallToolResult" | "EmptyResult";
 

@@ -39,6 +39,8 @@ export interface StandInModel {
 	failChat: boolean;
 	/** When set, a streamed completion is cut off (connection destroyed) after this many tokens. */
 	cutStreamAfter: number | undefined;
+	/** When set and it returns text for a prompt, that text is the reply instead of the grounded one. */
+	replyFor: ((messages: PromptMessage[]) => string | undefined) | undefined;
 	stop(): Promise<void>;
 }
 
@@ -68,7 +70,7 @@ export function standInEmbedding(text: string): number[] {
 	return vector;
 }
 
-interface PromptMessage {
+export interface PromptMessage {
 	role: string;
 	content: string;
 }
@@ -105,6 +107,7 @@ export async function startStandInModel(apiKey = "sk-stand-in-0123456789"): Prom
 	model.failChat = false;
 	model.beforeToken = undefined;
 	model.cutStreamAfter = undefined;
+	model.replyFor = undefined;
 	model.holdEmbeddings = match => {
 		let arrived!: () => void;
 		const arrivedPromise = new Promise<void>(resolve => (arrived = resolve));
@@ -150,7 +153,7 @@ export async function startStandInModel(apiKey = "sk-stand-in-0123456789"): Prom
 					res.end(JSON.stringify({ error: { message: "The model is overloaded." } }));
 					return;
 				}
-				const reply = groundedReply(body.messages as PromptMessage[]);
+				const reply = model.replyFor?.(body.messages as PromptMessage[]) ?? groundedReply(body.messages as PromptMessage[]);
 				if (!body.stream) {
 					res.writeHead(200, { "content-type": "application/json" });
 					res.end(JSON.stringify({ choices: [{ index: 0, message: { role: "assistant", content: reply }, finish_reason: "stop" }] }));

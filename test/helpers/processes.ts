@@ -3,6 +3,7 @@
  * test entry point, with its own environment, and stops it.
  */
 import { ChildProcess, spawn } from "node:child_process";
+import * as fs from "node:fs";
 import * as path from "node:path";
 
 export interface NodeProcess {
@@ -18,7 +19,7 @@ export function startNodeProcess(entry: string, env: Record<string, string>): No
 	const tsx = path.join(ROOT, "node_modules", ".bin", "tsx");
 	const child = spawn(tsx, [path.join(ROOT, entry)], {
 		cwd: ROOT,
-		env: { ...process.env, NODE_OPTIONS: "", LOG_LEVEL: "warn", ...env },
+		env: { ...process.env, NODE_OPTIONS: "", LOG_LEVEL: "warn", SINGLE_MACHINE: "true", ...env },
 		stdio: ["ignore", "pipe", "pipe"]
 	});
 	let output = "";
@@ -53,4 +54,30 @@ export async function eventually<T>(check: () => Promise<T | undefined>, timeout
 		await new Promise(r => setTimeout(r, 100));
 	}
 	throw new Error(`Timed out waiting for ${what}${lastError ? `: ${(lastError as Error).message}` : ""}`);
+}
+
+/** Every process below `pid` (the runner starts the service node as a child of tsx). */
+function descendants(pid: number): number[] {
+	const out: number[] = [];
+	for (const task of fs.existsSync(`/proc/${pid}/task`) ? fs.readdirSync(`/proc/${pid}/task`) : []) {
+		const children = fs.readFileSync(`/proc/${pid}/task/${task}/children`, "utf8").split(" ").filter(Boolean).map(Number);
+		for (const child of children) out.push(child, ...descendants(child));
+	}
+	return out;
+}
+
+/** SIGKILLs a node process and everything it started: no shutdown handler runs, as in a crash. */
+export async function crashNodeProcess(node: NodeProcess): Promise<void> {
+	const pids = [...descendants(node.child.pid as number), node.child.pid as number];
+	for (const pid of pids) process.kill(pid, "SIGKILL");
+	await node.exited;
+	// Gone, or a zombie waiting for its parent to reap it: either way it runs no more code.
+	const dead = (pid: number) => {
+		try {
+			return /State:\s+[ZX]/.test(fs.readFileSync(`/proc/${pid}/status`, "utf8"));
+		} catch {
+			return true;
+		}
+	};
+	await eventually(async () => (pids.every(dead) ? true : undefined), 10_000, "the killed processes to die");
 }

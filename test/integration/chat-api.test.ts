@@ -48,8 +48,8 @@ async function smallCapChatbot(locale: "en" | "es", maxMessages: number, text: s
 	await app.broker.call("chatbots.addSource", { id: chatbot._id, kind: "text", status: "ready", text });
 	await app.broker.call("trainer.start", { chatbot_id: chatbot._id });
 	await eventually(async () => {
-		const { chatbot: got } = await app.broker.call<{ chatbot: { status: string } }, object>("chatbots.get", { id: chatbot._id, with_sources: false });
-		return got.status === "ready" ? true : undefined;
+		const { chatbot: got } = await app.broker.call<{ chatbot: { generation: number; training: unknown } }, object>("chatbots.get", { id: chatbot._id, with_sources: false });
+		return got.generation > 0 && got.training === null ? true : undefined;
 	}, 20_000, "training");
 	return { id: chatbot._id, slug: chatbot.slug };
 }

@@ -45,13 +45,16 @@ async function builtSandbox(): Promise<{ id: string; claimUrl: string }> {
 	return { id, claimUrl: created.data?.claim_url as string };
 }
 
-/** Stores a file under the chatbot's storage prefix, through the presigned PUT of the real gateway. */
+/** Stores a file under the chatbot's storage prefix, through the presigned PUT of the real gateway, and attaches it. */
 async function storeFile(chatbotId: string): Promise<string> {
 	const key = `sandbox/${chatbotId}/upload-1/notes.txt`;
 	const target = await app.broker.call<{ url: string; headers: Record<string, string> }, object>("storage.presignPut", { key, content_type: "text/plain", max_bytes: 1000, ttl_seconds: 60 });
 	const put = await rawRequest(target.url, { method: "PUT", headers: target.headers, body: "Opening hours: 10 to 17." });
 	expect(put.status).toBe(200);
-	return key;
+	// Attached, as a file source is: an upload never attached is deleted once its URL expires.
+	const attached = await app.broker.call<{ stored_key: string }, object>("storage.beginAttach", { key });
+	await app.broker.call("storage.settleAttach", { key, stored_key: attached.stored_key, attached: true });
+	return attached.stored_key;
 }
 
 async function exists(id: string): Promise<boolean> {

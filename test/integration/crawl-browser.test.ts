@@ -7,10 +7,9 @@
  * unreachable. One browser serves the whole file.
  */
 import { PageRenderer } from "../../lib/crawl/browser";
-import { fetchFailureReason } from "../../lib/crawl/fetch-failure";
-import { CrawlOptions } from "../../lib/crawl/fetch-page";
+import { fetchFailureReason } from "../../lib/failures";
 import { fetchReadable } from "../../lib/crawl/fetch-readable";
-import { LookupFn } from "../../lib/crawl/ssrf";
+import { loopbackWorld } from "../helpers/loopback-world";
 import { html, LoopbackSite, redirect, startSite, typed } from "../helpers/loopback-site";
 
 const FACT = "The Zephyr-9 kettle warranty lasts 37 months.";
@@ -18,26 +17,9 @@ const FACT = "The Zephyr-9 kettle warranty lasts 37 months.";
 let renderer: PageRenderer;
 let site: LoopbackSite;
 let internal: LoopbackSite;
-/** How many times each name was resolved, for the DNS-rebinding test. */
-let lookups: Record<string, number> = {};
 
-const lookup: LookupFn = async hostname => {
-	lookups[hostname] = (lookups[hostname] ?? 0) + 1;
-	if (hostname === "public.test") return [{ address: "127.0.0.2", family: 4 }];
-	// Rebinding: the first answer is "public", every later one points inside.
-	if (hostname === "rebind.test") return [{ address: lookups[hostname] === 1 ? "127.0.0.2" : "127.0.0.1", family: 4 }];
-	throw Object.assign(new Error(`ENOTFOUND ${hostname}`), { code: "ENOTFOUND" });
-};
-
-const world: CrawlOptions = {
-	allowPrivate: false,
-	timeoutMs: 10_000,
-	maxBytes: 2_000_000,
-	maxRedirects: 3,
-	userAgent: "ChatbotBuilderBot/1.0 (+http://localhost/docs/guides/crawler)",
-	lookup,
-	isAllowedAddress: ip => ip === "127.0.0.2"
-};
+/** 127.0.0.2 plays the public internet; `lookups` counts resolutions for the DNS-rebinding tests. */
+const { options: world, lookups, resetLookups } = loopbackWorld();
 
 const chrome = `
 	<nav><a href="/">Home</a> <a href="/careers">Careers at Zephyr</a> <a href="/press">Press room</a></nav>
@@ -91,7 +73,7 @@ beforeAll(async () => {
 });
 
 beforeEach(() => {
-	lookups = {};
+	resetLookups();
 });
 
 afterAll(async () => {

@@ -1,11 +1,9 @@
 /**
- * The crawler service's site crawl (what MCP `create_chatbot` starts): a durable channel job that
- * crawls a real loopback site in Chromium within the page budget, stores each page through the
- * chatbots service's cap gate, keeps the chatbot's crawl progress current, and may start training.
- *
- * The trainer is built in parallel (issue 4); where a test needs one, a recording stand-in named
- * `trainer` answers `trainer.start`, so the test checks the crawler's side of that contract: called
- * once, after every page is stored, and a crawl without a trainer still completes.
+ * A chatbot built from a website (what MCP `create_chatbot` makes): the chatbots service hands the
+ * queued crawl to the crawler, whose durable job crawls a real loopback site in Chromium within the
+ * page budget, stores each page through the cap gate and reports progress and the end; training
+ * follows when the crawl asked for it. Where a test needs to watch that hand-off, a recording
+ * stand-in named `trainer` answers `trainer.start`.
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -13,10 +11,12 @@ import * as path from "node:path";
 import type { Context, ServiceSchema } from "moleculer";
 import createCrawlerService from "../../services/crawler.service";
 import type { Chatbot, ChatbotLimits, Source } from "../../lib/chatbots/model";
+import { chatbotState } from "../../lib/chatbots/status";
 import { startApp, TestApp } from "../helpers/app";
 import { html, LoopbackSite, startSite, typed } from "../helpers/loopback-site";
 import { freePort } from "../helpers/ports";
 import { eventually } from "../helpers/processes";
+import { producerOnly } from "../helpers/services";
 
 const ENV = { CRAWL_ALLOW_PRIVATE: "true", SERVICES: "chatbots,crawler" };
 const SANDBOX: ChatbotLimits = { max_urls: 5, max_files: 0, max_chars: 50_000, max_messages: 10, max_pages: 5 };
@@ -61,8 +61,10 @@ afterAll(async () => {
 	await site?.stop();
 });
 
-async function newChatbot(on: TestApp, limits: ChatbotLimits = SANDBOX): Promise<Chatbot> {
-	return (await on.broker.call("chatbots.create", { kind: "sandbox", locale: "en", limits, ttl_ms: 3_600_000 })) as Chatbot;
+/** A sandbox chatbot built from `url`: its crawl is queued and handed to a crawler at once. */
+async function newChatbot(on: TestApp, url: string, opts: { limits?: ChatbotLimits; then_train?: boolean } = {}): Promise<Chatbot> {
+	const limits = opts.limits ?? SANDBOX;
+	return (await on.broker.call("chatbots.create", { kind: "sandbox", locale: "en", limits, ttl_ms: 3_600_000, crawl: { url, then_train: opts.then_train ?? false } })) as Chatbot;
 }
 
 async function load(on: TestApp, id: string): Promise<{ chatbot: Chatbot; sources: Source[] }> {
@@ -76,12 +78,12 @@ async function crawlFinished(on: TestApp, id: string): Promise<{ chatbot: Chatbo
 	}, 30_000, "the crawl to finish");
 }
 
-describe("startSiteCrawl", () => {
-	it("answers at once, then crawls same-origin pages breadth first within max_pages, reporting each outcome", async () => {
-		const chatbot = await newChatbot(app);
+describe("site crawls", () => {
+	it("create answers at once, then the crawl reads same-origin pages breadth first within max_pages, reporting each outcome", async () => {
 		startGate = new Promise(resolve => (releaseStart = resolve));
-		const answer = await app.broker.call("crawler.startSiteCrawl", { chatbot_id: chatbot._id, url: `${site.origin}/`, max_pages: 3 });
-		expect(answer).toMatchObject({ queued: true });
+		const chatbot = await newChatbot(app, `${site.origin}/`, { limits: { ...SANDBOX, max_pages: 3 } });
+		expect(chatbot.crawl).toMatchObject({ status: "queued", start_url: `${site.origin}/`, max_pages: 3 });
+		expect(chatbotState(chatbot).phase).toBe("crawling");
 		// The start page has not even answered yet: nothing is stored.
 		expect((await load(app, chatbot._id)).sources).toEqual([]);
 		releaseStart();
@@ -97,33 +99,33 @@ describe("startSiteCrawl", () => {
 		const faq = input.sources.find(s => s.url === `${site.origin}/faq`);
 		expect(faq?.text).toContain("warranty lasts 37 months"); // rendered in Chromium
 		// Without then_train, and with no trainer anyway, the chatbot just waits to be trained.
-		expect(done.status).toBe("queued");
+		expect(done.train_pending).toBe(false);
+		expect(chatbotState(done)).toMatchObject({ phase: "idle", can_answer: false });
 	});
 
 	it("a page refused by the URL cap is reported failed and ends the crawl", async () => {
-		const chatbot = await newChatbot(app, { ...SANDBOX, max_urls: 2 });
-		await app.broker.call("crawler.startSiteCrawl", { chatbot_id: chatbot._id, url: `${site.origin}/about`, max_pages: 5 });
+		const chatbot = await newChatbot(app, `${site.origin}/about`, { limits: { ...SANDBOX, max_urls: 2 } });
 		const { chatbot: done, sources } = await crawlFinished(app, chatbot._id);
 		expect(done.crawl).toMatchObject({ status: "done", crawled: 2, failed: 1 });
 		expect(sources).toHaveLength(2);
 		expect(done.counts.urls).toBe(2);
 	});
 
-	it("a site that gives nothing ends the crawl failed", async () => {
-		const chatbot = await newChatbot(app);
+	it("a site that gives nothing ends the crawl failed, with a reason", async () => {
 		const nothingListens = await freePort();
-		await app.broker.call("crawler.startSiteCrawl", { chatbot_id: chatbot._id, url: `http://127.0.0.1:${nothingListens}/`, max_pages: 2 });
+		const chatbot = await newChatbot(app, `http://127.0.0.1:${nothingListens}/`, { limits: { ...SANDBOX, max_pages: 2 }, then_train: true });
 		const { chatbot: done, sources } = await crawlFinished(app, chatbot._id);
 		expect(done.crawl).toMatchObject({ status: "failed", crawled: 0, failed: 1 });
 		expect(sources).toEqual([]);
+		expect(chatbotState(done)).toMatchObject({ phase: "failed", failure_reason: expect.stringMatching(/could not be crawled/) });
 	});
 
-	it("with then_train and no trainer running, the crawl completes and the chatbot stays queued", async () => {
-		const chatbot = await newChatbot(app);
-		await app.broker.call("crawler.startSiteCrawl", { chatbot_id: chatbot._id, url: `${site.origin}/contact`, max_pages: 1, then_train: true });
+	it("with then_train and no trainer running, the crawl completes and training waits for a trainer", async () => {
+		const chatbot = await newChatbot(app, `${site.origin}/contact`, { limits: { ...SANDBOX, max_pages: 1 }, then_train: true });
 		const { chatbot: done } = await crawlFinished(app, chatbot._id);
 		expect(done.crawl).toMatchObject({ status: "done", crawled: 1 });
-		expect(done.status).toBe("queued");
+		expect(done).toMatchObject({ train_pending: true, training: null, generation: 0 });
+		expect(chatbotState(done).phase).toBe("training");
 	});
 
 	it("with then_train, trainer.start is called once, after the pages are stored", async () => {
@@ -141,18 +143,19 @@ describe("startSiteCrawl", () => {
 		const standIn = app.broker.createService(trainer);
 		await app.broker.waitForServices(["trainer"]);
 		try {
-			const chatbot = await newChatbot(app);
-			await app.broker.call("crawler.startSiteCrawl", { chatbot_id: chatbot._id, url: `${site.origin}/about`, max_pages: 2, then_train: true });
-			await eventually(async () => (calls.length > 0 ? true : undefined), 30_000, "trainer.start");
-			expect(calls).toEqual([{ chatbot_id: chatbot._id, sources: 2, crawl: "done" }]);
+			const chatbot = await newChatbot(app, `${site.origin}/about`, { limits: { ...SANDBOX, max_pages: 2 }, then_train: true });
+			// (The trainer's arrival also hands it chatbots whose training waited for one; see lifecycle.test.ts.)
+			const ours = () => calls.filter(c => c.chatbot_id === chatbot._id);
+			await eventually(async () => (ours().length > 0 ? true : undefined), 30_000, "trainer.start");
+			expect(ours()).toEqual([{ chatbot_id: chatbot._id, sources: 2, crawl: "done" }]);
 		} finally {
 			await app.broker.destroyService(standIn);
 		}
 	});
 
-	it("refuses a URL that is not http(s) with 400", async () => {
-		const chatbot = await newChatbot(app);
-		await expect(app.broker.call("crawler.startSiteCrawl", { chatbot_id: chatbot._id, url: "file:///etc/passwd", max_pages: 2 })).rejects.toMatchObject({
+	it("refuses a URL that is not http(s) with 400, creating nothing", async () => {
+		await expect(newChatbot(app, "file:///etc/passwd")).rejects.toMatchObject({ type: "validation_failed", code: 400 });
+		await expect(app.broker.call("crawler.startSiteCrawl", { chatbot_id: "any", url: "file:///etc/passwd", max_pages: 2 })).rejects.toMatchObject({
 			type: "validation_failed",
 			code: 400
 		});
@@ -168,16 +171,15 @@ describe("requeueStale", () => {
 			// Static fetches here: one Chromium per file is enough.
 			const env = { ...ENV, CRAWL_USE_BROWSER: "false" };
 			const first = await startApp({ dataDir, env: { ...env, SERVICES: "chatbots" } });
-			const { channels: _consumer, ...producerOnly } = createCrawlerService(first.config);
-			first.broker.createService(producerOnly as ServiceSchema);
+			first.broker.createService(producerOnly(createCrawlerService(first.config)));
 			await first.broker.waitForServices(["crawler"]);
-			const chatbot = await newChatbot(first);
-			await first.broker.call("crawler.startSiteCrawl", { chatbot_id: chatbot._id, url: `${site.origin}/contact`, max_pages: 1 });
+			const chatbot = await newChatbot(first, `${site.origin}/contact`, { limits: { ...SANDBOX, max_pages: 1 } });
+			await eventually(async () => ((await first.broker.call<{ requeued: number }, object>("crawler.requeueStale", { now: Date.now() + 6 * 60_000 })).requeued === 1 ? true : undefined), 10_000, "the crawl job to be stored");
 			await first.stop();
 
 			const second = await startApp({ dataDir, env });
 			try {
-				// Not yet stale: a freshly queued job is left alone.
+				// Not yet stale: a freshly queued (re-sent) job is left alone.
 				expect(await second.broker.call("crawler.requeueStale", { now: Date.now() })).toEqual({ requeued: 0 });
 				expect(await second.broker.call("crawler.requeueStale", { now: Date.now() + 6 * 60_000 })).toEqual({ requeued: 1 });
 				const { chatbot: done, sources } = await crawlFinished(second, chatbot._id);

@@ -87,7 +87,15 @@ function dataLayerSuite(engine: Engine): void {
 
 		it("creates a chatbot with zero counters and reads it back", async () => {
 			const created = await newChatbot();
-			expect(created).toMatchObject({ kind: "demo", status: "queued", limits: LIMITS, counts: { urls: 0, files: 0, chars: 0, messages: 0 } });
+			expect(created).toMatchObject({
+				kind: "demo",
+				generation: 0,
+				training: null,
+				train_pending: false,
+				crawl: { status: "idle" },
+				limits: LIMITS,
+				counts: { urls: 0, files: 0, chars: 0, messages: 0 }
+			});
 			expect(created.expires_at).toBe(clock + 3_600_000);
 			const { chatbot, sources } = await state(created._id);
 			expect(chatbot).toEqual(created);
@@ -123,20 +131,20 @@ function dataLayerSuite(engine: Engine): void {
 			expect(await refusal(call("chatbots.precheck", { id: _id, kind: "url", chars: 0 }))).toBe("url_cap");
 		});
 
-		it("completeSource gates extracted characters: over budget fails char_cap; it is idempotent", async () => {
+		it("sourceExtracted gates extracted characters: over budget fails char_cap; it is idempotent", async () => {
 			const { _id } = await newChatbot({ ...LIMITS, max_files: 10 });
 			await addText(_id, 45_000);
 			const big = await addPendingFile(_id, "big.txt");
-			expect(await call<{ updated: boolean }>("chatbots.markProcessing", { id: _id, source_id: big._id })).toEqual({ updated: true });
-			const failed = await call<Source>("chatbots.completeSource", { id: _id, source_id: big._id, text: "y".repeat(6000) });
+			expect(await call<{ updated: boolean }>("chatbots.sourceProcessing", { id: _id, source_id: big._id })).toEqual({ updated: true });
+			const failed = await call<Source>("chatbots.sourceExtracted", { id: _id, source_id: big._id, text: "y".repeat(6000) });
 			expect(failed).toMatchObject({ status: "failed", char_count: 0, failure: { code: "char_cap" } });
 			// A finished source is left alone, whatever arrives later.
-			expect(await call<Source>("chatbots.completeSource", { id: _id, source_id: big._id, text: "small" })).toMatchObject({ status: "failed" });
-			expect(await call<{ updated: boolean }>("chatbots.markProcessing", { id: _id, source_id: big._id })).toEqual({ updated: false });
+			expect(await call<Source>("chatbots.sourceExtracted", { id: _id, source_id: big._id, text: "small" })).toMatchObject({ status: "failed" });
+			expect(await call<{ updated: boolean }>("chatbots.sourceProcessing", { id: _id, source_id: big._id })).toEqual({ updated: false });
 
 			// Three files completing at once with 5,000 characters left: only one of 3,000 fits.
 			const pending = await Promise.all(["p1.txt", "p2.txt", "p3.txt"].map(n => addPendingFile(_id, n)));
-			const completed = await Promise.all(pending.map(s => call<Source>("chatbots.completeSource", { id: _id, source_id: s._id, text: "z".repeat(3000) })));
+			const completed = await Promise.all(pending.map(s => call<Source>("chatbots.sourceExtracted", { id: _id, source_id: s._id, text: "z".repeat(3000) })));
 			expect(completed.map(s => s.status).sort()).toEqual(["failed", "failed", "ready"]);
 			expect(completed.filter(s => s.status === "failed").map(s => s.failure?.code)).toEqual(["char_cap", "char_cap"]);
 			const { chatbot, sources } = await state(_id);
@@ -144,9 +152,61 @@ function dataLayerSuite(engine: Engine): void {
 			expect(sources.filter(s => s.kind === "file" && s.status === "ready").map(s => s.char_count)).toEqual([3000]);
 
 			const blank = await addPendingFile(_id, "blank.txt");
-			expect(await call<Source>("chatbots.completeSource", { id: _id, source_id: blank._id, text: "  \n " })).toMatchObject({ status: "failed", failure: { code: "empty" } });
-			const failedOnPurpose = await call<Source>("chatbots.failSource", { id: _id, source_id: blank._id, code: "unreadable", message: "too late" });
+			expect(await call<Source>("chatbots.sourceExtracted", { id: _id, source_id: blank._id, text: "  \n " })).toMatchObject({ status: "failed", failure: { code: "empty" } });
+			const failedOnPurpose = await call<Source>("chatbots.sourceFailed", { id: _id, source_id: blank._id, code: "unreadable", message: "too late" });
 			expect(failedOnPurpose.failure?.code).toBe("empty"); // first outcome wins
+		});
+
+		it("an account's chatbot count is a reservation: 12 simultaneous creates against 3 give exactly 3", async () => {
+			const account = `acct-${engine.name}-${Date.now()}`;
+			const create = () => refusal(call("chatbots.create", { kind: "account", locale: "en", limits: LIMITS, account_id: account, max_chatbots: 3 }));
+			const outcomes = await Promise.all(Array.from({ length: 12 }, create));
+			expect(outcomes.filter(o => o === undefined)).toHaveLength(3);
+			expect(outcomes.filter(o => o === "forbidden")).toHaveLength(9);
+			const owned = await call<Chatbot[]>("chatbots.listByAccount", { account_id: account });
+			expect(owned).toHaveLength(3);
+			// Removing one gives its slot back; claiming a sandbox takes one, and a refused claim gives it back.
+			await call("chatbots.remove", { id: owned[0]._id });
+			const claimHash = "c".repeat(64);
+			const sandbox = await call<Chatbot>("chatbots.create", { kind: "sandbox", locale: "en", limits: LIMITS, ttl_ms: 3_600_000, claim_hash: claimHash });
+			const claims = await Promise.all(Array.from({ length: 3 }, () => refusal(call("chatbots.claim", { id: sandbox._id, claim_hash: claimHash, account_id: account, limits: LIMITS, max_chatbots: 3 }))));
+			expect(claims.filter(o => o === undefined)).toHaveLength(1);
+			expect(claims.filter(o => o === "not_found" || o === "forbidden")).toHaveLength(2);
+			expect(await call<Chatbot[]>("chatbots.listByAccount", { account_id: account })).toHaveLength(3);
+			expect(await create()).toBe("forbidden");
+		});
+
+		it("training runs: an automatic start waits for the running one, an explicit one replaces it, only the current run finishes", async () => {
+			const { _id } = await newChatbot();
+			await addText(_id, 100);
+			const started = (job_id: string, generation: number, supersede: boolean) =>
+				refusal(call("chatbots.trainingStarted", { id: _id, job_id, generation, sources_version: 1, supersede }));
+			expect(await started("job-a", 10, false)).toBeUndefined();
+			expect(await started("job-b", 11, false)).toBe("conflict");
+			expect(await started("job-c", 12, true)).toBeUndefined();
+			expect(await call("chatbots.trainingFinished", { id: _id, job_id: "job-a", outcome: "done" })).toMatchObject({ updated: false });
+			expect((await state(_id)).chatbot).toMatchObject({ generation: 0, training: { job_id: "job-c" } });
+			expect(await call("chatbots.trainingFinished", { id: _id, job_id: "job-c", outcome: "done" })).toMatchObject({ updated: true, generation: 12 });
+			expect((await state(_id)).chatbot).toMatchObject({ generation: 12, trained_version: 1, training: null, training_error: null });
+			// A failed run leaves the previous index answering and records why.
+			expect(await started("job-d", 13, false)).toBeUndefined();
+			await call("chatbots.trainingFinished", { id: _id, job_id: "job-d", outcome: "failed", error: "The vectors service did not answer." });
+			expect((await state(_id)).chatbot).toMatchObject({ generation: 12, training: null, training_error: "The vectors service did not answer." });
+		});
+
+		it("a site crawl reports progress and its end; only a queued or running crawl moves", async () => {
+			const created = await call<Chatbot>("chatbots.create", { kind: "sandbox", locale: "en", limits: LIMITS, ttl_ms: 3_600_000, crawl: { url: "https://example.com/", then_train: true } });
+			expect(created.crawl).toMatchObject({ status: "queued", start_url: "https://example.com/", max_pages: LIMITS.max_pages, then_train: true });
+			expect(await call("chatbots.crawlProgress", { id: created._id, found: 4, crawled: 1, failed: 0 })).toEqual({ updated: true });
+			await addText(created._id, 100); // the page the crawl stored
+			expect(await call("chatbots.crawlFinished", { id: created._id, found: 4, crawled: 1, failed: 2 })).toEqual({ updated: true });
+			const { chatbot } = await state(created._id);
+			expect(chatbot.crawl).toMatchObject({ status: "done", found: 4, crawled: 1, failed: 2 });
+			// The crawl asked for training: the request is data, waiting for a trainer.
+			expect(chatbot).toMatchObject({ train_pending: true, train_target: chatbot.sources_version, training: null });
+			expect(await call("chatbots.crawlProgress", { id: created._id, found: 9, crawled: 9, failed: 0 })).toEqual({ updated: false });
+			expect(await call("chatbots.crawlFinished", { id: created._id, found: 9, crawled: 9, failed: 0 })).toEqual({ updated: false });
+			expect((await state(created._id)).chatbot.crawl.crawled).toBe(1);
 		});
 
 		it("countMessage stops exactly at the cap, under concurrency", async () => {
@@ -173,9 +233,9 @@ function dataLayerSuite(engine: Engine): void {
 				expect(await refusal(state(short._id))).toBe("expired");
 				expect(await refusal(addText(short._id, 10))).toBe("expired");
 				expect(await call<string[]>("chatbots.storageKeys", { id: short._id })).toEqual([`demo/${short._id}/u-doc.txt/doc.txt`]);
-				expect(await call("chatbots.remove", { id: short._id })).toEqual({ chatbots: 1, sources: 2 });
+				expect(await call("chatbots.remove", { id: short._id })).toMatchObject({ chatbots: 1, sources: 2 });
 				expect(await expiredIds(later)).not.toContain(short._id);
-				expect(await call("chatbots.remove", { id: short._id })).toEqual({ chatbots: 0, sources: 0 });
+				expect(await call("chatbots.remove", { id: short._id })).toMatchObject({ chatbots: 0, sources: 0 });
 				expect((await state(long._id)).chatbot._id).toBe(long._id);
 			} finally {
 				clock = Date.now();

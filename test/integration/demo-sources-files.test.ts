@@ -114,15 +114,24 @@ describe("files that give no text", () => {
 describe("the file cap", () => {
 	it("the fourth file is 422 file_cap, at upload and at attach, and nothing is written", async () => {
 		const demo = await client.newSession();
-		// Four upload targets first: issuing one only pre-checks the cap, so all four are granted.
+		// A chatbot holds at most as many unattached upload URLs as files it can still attach: three.
 		const keys: string[] = [];
-		for (let i = 1; i <= 4; i++) keys.push((await client.upload(demo.session_id, `notes-${i}.txt`, "text/plain", fixture("notes.txt"))).s3_key);
+		for (let i = 1; i <= 3; i++) keys.push((await client.upload(demo.session_id, `notes-${i}.txt`, "text/plain", fixture("notes.txt"))).s3_key);
+		const early = await client.api(`/api/tools/sessions/${demo.session_id}/uploads`, { body: { filename: "notes-4.txt", content_type: "text/plain" } });
+		expect([early.status, early.body.code]).toEqual([422, "file_cap"]);
+		// A fourth upload granted by the storage service itself stands for one issued while the cap
+		// still had room: the attach is where the cap holds last.
+		const chatbot = await chatbotOf(demo.slug);
+		const fourth = `demo/${chatbot._id}/6f0c1d2e-3b4a-4c5d-8e9f-0a1b2c3d4e5f/notes-4.txt`;
+		const target = (await app.broker.call("storage.presignPut", { key: fourth, content_type: "text/plain", max_bytes: 10_000_000, ttl_seconds: 600, slots: 4 })) as { url: string };
+		expect((await fetch(target.url, { method: "PUT", headers: { "Content-Type": "text/plain" }, body: new Uint8Array(fixture("notes.txt")) })).status).toBe(200);
+		keys.push(fourth);
 		for (const [i, key] of keys.slice(0, 3).entries()) {
 			const r = await client.api(`/api/tools/sessions/${demo.session_id}/files`, { body: { file_name: `notes-${i + 1}.txt`, file_s3_key: key } });
 			expect(r.status).toBe(200);
 		}
-		const fourth = await client.api(`/api/tools/sessions/${demo.session_id}/files`, { body: { file_name: "notes-4.txt", file_s3_key: keys[3] } });
-		expect([fourth.status, fourth.body.code]).toEqual([422, "file_cap"]);
+		const fourthAttach = await client.api(`/api/tools/sessions/${demo.session_id}/files`, { body: { file_name: "notes-4.txt", file_s3_key: keys[3] } });
+		expect([fourthAttach.status, fourthAttach.body.code]).toEqual([422, "file_cap"]);
 		const another = await client.api(`/api/tools/sessions/${demo.session_id}/uploads`, { body: { filename: "notes-5.txt", content_type: "text/plain" } });
 		expect([another.status, another.body.code]).toEqual([422, "file_cap"]);
 

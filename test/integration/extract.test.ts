@@ -6,7 +6,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { extractText } from "../../lib/extract/extract-text";
-import { extractionFailureReason } from "../../lib/extract/extraction-failure";
+import { extractionFailureReason } from "../../lib/failures";
 import { makeDocxBomb, makeLyingDocxBomb, writeZip } from "../fixtures/make-bomb";
 
 const fixture = (name: string) => fs.readFileSync(path.join(__dirname, "..", "fixtures", name));

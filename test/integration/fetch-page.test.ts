@@ -8,7 +8,7 @@
  * an injected DNS maps `public.test` to it.
  */
 import * as zlib from "node:zlib";
-import { fetchFailureReason } from "../../lib/crawl/fetch-failure";
+import { fetchFailureReason } from "../../lib/failures";
 import { CrawlOptions, fetchPage } from "../../lib/crawl/fetch-page";
 import { fetchReadable } from "../../lib/crawl/fetch-readable";
 import { RobotsCache } from "../../lib/crawl/robots";

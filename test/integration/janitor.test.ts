@@ -11,6 +11,7 @@ import type { SweepReport } from "../../services/janitor.service";
 import createExtractorService from "../../services/extractor.service";
 import { startApp, TestApp } from "../helpers/app";
 import { demoClient } from "../helpers/demo-client";
+import { producerOnly } from "../helpers/services";
 
 const HOUR = 3_600_000;
 const notes = fs.readFileSync(path.join(__dirname, "..", "fixtures", "notes.txt"));
@@ -62,8 +63,7 @@ describe("stuck extractions", () => {
 			// First process: files can be attached and their extraction queued, but no node consumes the
 			// queue before the process stops; the in-memory channel loses the message with it.
 			const first = await startApp({ dataDir, env: { TRUST_PROXY: "1", SERVICES: "gateway,chatbots,demo-session,storage" } });
-			const { channels: _consumer, ...producerOnly } = createExtractorService(first.config);
-			first.broker.createService(producerOnly as ServiceSchema);
+			first.broker.createService(producerOnly(createExtractorService(first.config)));
 			await first.broker.waitForServices(["extractor"]);
 			const firstClient = demoClient(first.baseUrl, "203.0.114");
 			const demo = await firstClient.newSession();

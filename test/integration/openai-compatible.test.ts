@@ -313,14 +313,15 @@ describe("answers and retrieval over the endpoints", () => {
 		await index.close();
 	});
 
-	test("when the model finds nothing in the passages, the answer is the refusal, without citations, in Spanish", async () => {
+	test("when the passages share nothing with the question, the answer is the refusal in Spanish, without citations and without asking the model", async () => {
+		// Issue 12: weak retrieval declines before the model is asked; the prompt it would get is still Spanish.
 		const hits = [{ chunk: chunkSources(sources)[2], score: 1 }];
-		const answer = await collectAnswer(
-			answerWithLlm({ question: "¿Cuál es la capital de Francia?", locale: "es", hits, stream: m => chatStream(endpoint(), m) })
-		);
+		const question = "¿Cuál es la capital de Francia?";
+		const asked = model.requests.filter(r => r.path.endsWith("/chat/completions")).length;
+		const answer = await collectAnswer(answerWithLlm({ question, locale: "es", hits, stream: m => chatStream(endpoint(), m) }));
 		expect(answer).toEqual({ text: answerMessages("es").notFound, citations: [], answered: false });
-		const sent = model.requests.find(r => r.path.endsWith("/chat/completions"))?.body.messages as ChatMessage[];
-		expect(sent[0].content).toContain("Responde en español");
+		expect(model.requests.filter(r => r.path.endsWith("/chat/completions")).length).toBe(asked);
+		expect(buildGroundedPrompt(question, "es", hits)[0].content).toContain("Responde en español");
 	});
 
 	test("with no passages the model is not called", async () => {

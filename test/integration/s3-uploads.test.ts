@@ -7,6 +7,12 @@
  * s3rver does not verify V4 signatures (it accepts any signature from a known access key, though it
  * does enforce X-Amz-Expires), so refusals of a bad signature or a different Content-Type are proved
  * on the embedded store instead (demo-api.test.ts, demo-sources-files.test.ts).
+ *
+ * A presigned S3 PUT cannot be made single-use without the client's help: S3 refuses an overwrite
+ * only for a PUT carrying `If-None-Match: *`, and signing that header would make every client send
+ * it. (s3rver could not show it either: it honours If-None-Match on GET only, and accepts a second
+ * PUT.) So attaching moves the bytes to a key no URL reaches; the test below proves a second PUT
+ * cannot change what was attached, and that the upload sweep deletes what that PUT left.
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -94,6 +100,45 @@ describe("uploads to an S3-compatible store", () => {
 		expect(report.filesRemoved).toBeGreaterThanOrEqual(1);
 		expect(await app.broker.call("storage.head", { key })).toBeNull();
 		expect((await client.api(`/api/tools/sessions/${demo.session_id}`)).body.code).toBe("expired");
+	});
+
+	it("a second PUT after attaching cannot change the attached bytes; the upload sweep deletes what it left", async () => {
+		const demo = await client.newSession();
+		const bytes = fs.readFileSync(path.join(__dirname, "..", "fixtures", "facts.pdf"));
+		const target = await client.api(`/api/tools/sessions/${demo.session_id}/uploads`, { body: { filename: "facts.pdf", content_type: PDF } });
+		const key: string = target.body.s3_key;
+		expect((await fetch(target.body.upload_url, { method: "PUT", headers: { "Content-Type": PDF }, body: new Uint8Array(bytes) })).status).toBe(200);
+		const attached = await client.api(`/api/tools/sessions/${demo.session_id}/files`, { body: { file_name: "facts.pdf", file_s3_key: key } });
+		expect(attached.status).toBe(200);
+		const settled = await client.settledFile(demo.session_id, attached.body.demo.sources.files[0].id);
+		expect(settled.status).toBe("ready");
+
+		// The URL is still within its 10 minutes, and S3 takes the PUT ...
+		const replacement = new TextEncoder().encode("Replaced: nothing true here.");
+		expect((await fetch(target.body.upload_url, { method: "PUT", headers: { "Content-Type": PDF }, body: replacement })).status).toBe(200);
+		// ... but the attached bytes were moved where no URL reaches: the source still reads the PDF.
+		const chatbot = (await app.broker.call("chatbots.findBySlug", { slug: demo.slug })) as { _id: string };
+		const { sources } = (await app.broker.call("chatbots.trainingInput", { id: chatbot._id })) as { sources: Array<{ storage_key: string; text: string }> };
+		expect(sources[0].storage_key).not.toBe(key);
+		expect(await app.broker.call("storage.head", { key: sources[0].storage_key })).toEqual({ size: bytes.length, contentType: PDF });
+		expect(sources[0].text).toContain("4,812 units");
+		const again = await client.api(`/api/tools/sessions/${demo.session_id}/files`, { body: { file_name: "facts.pdf", file_s3_key: key } });
+		expect([again.status, again.body.code]).toEqual([409, "conflict"]);
+
+		// After the URL expired, the sweep deletes the object the second PUT left; the attached copy stays.
+		expect(await app.broker.call("storage.head", { key })).toMatchObject({ size: replacement.length });
+		const report = (await app.broker.call("janitor.sweep", { now: Date.now() + 20 * 60_000 })) as { uploadsRemoved: number };
+		expect(report.uploadsRemoved).toBeGreaterThanOrEqual(1);
+		expect(await app.broker.call("storage.head", { key })).toBeNull();
+		expect(await app.broker.call("storage.head", { key: sources[0].storage_key })).toEqual({ size: bytes.length, contentType: PDF });
+	});
+
+	it("a chatbot holds at most max_files unattached upload URLs", async () => {
+		const demo = await client.newSession();
+		const ask = (name: string) => client.api(`/api/tools/sessions/${demo.session_id}/uploads`, { body: { filename: name, content_type: "text/plain" } });
+		for (const name of ["a.txt", "b.txt", "c.txt"]) expect((await ask(name)).status).toBe(200);
+		const fourth = await ask("d.txt");
+		expect([fourth.status, fourth.body.code]).toEqual([422, "file_cap"]);
 	});
 
 	it("a key that was issued but never uploaded cannot be attached", async () => {

@@ -36,7 +36,7 @@ async function abandonedRun(first: TestApp, text: string, job: { status: "queued
 	const now = Date.now();
 	const jobId = `job-${job.status}-${job.attempts}-${now}`;
 	const generation = now;
-	await first.broker.call("chatbots.startTraining", { id: chatbot._id, job_id: jobId, generation, sources_version: chatbot.sources_version });
+	await first.broker.call("chatbots.trainingStarted", { id: chatbot._id, job_id: jobId, generation, sources_version: chatbot.sources_version, supersede: true });
 	const doc = {
 		_id: jobId,
 		chatbot_id: chatbot._id,

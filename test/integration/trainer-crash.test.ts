@@ -16,7 +16,7 @@ import * as path from "node:path";
 import { startApp, TestApp } from "../helpers/app";
 import { ask, DemoClient } from "../helpers/chat-client";
 import { startStandInModel, StandInModel } from "../helpers/openai-stand-in";
-import { eventually, NodeProcess, startNodeProcess } from "../helpers/processes";
+import { crashNodeProcess, NodeProcess, startNodeProcess } from "../helpers/processes";
 import { RunningServer, startNats } from "../helpers/servers";
 
 let nats: RunningServer;
@@ -44,32 +44,6 @@ async function trainerOn(nodeId: string): Promise<void> {
 		await new Promise<void>(resolve => app.broker.localBus.once("$services.changed", () => resolve()));
 	}
 	throw new Error(`trainer on ${nodeId} did not come up:\n${trainers.map(t => t.output()).join("\n")}`);
-}
-
-/** Every process below `pid` (the runner starts the service node as a child of tsx). */
-function descendants(pid: number): number[] {
-	const out: number[] = [];
-	for (const task of fs.existsSync(`/proc/${pid}/task`) ? fs.readdirSync(`/proc/${pid}/task`) : []) {
-		const children = fs.readFileSync(`/proc/${pid}/task/${task}/children`, "utf8").split(" ").filter(Boolean).map(Number);
-		for (const child of children) out.push(child, ...descendants(child));
-	}
-	return out;
-}
-
-/** SIGKILLs a node process and everything it started: no shutdown handler runs, as in a crash. */
-async function crash(node: NodeProcess): Promise<void> {
-	const pids = [...descendants(node.child.pid as number), node.child.pid as number];
-	for (const pid of pids) process.kill(pid, "SIGKILL");
-	await node.exited;
-	// Gone, or a zombie waiting for its parent to reap it: either way it runs no more code.
-	const dead = (pid: number) => {
-		try {
-			return /State:\s+[ZX]/.test(fs.readFileSync(`/proc/${pid}/status`, "utf8"));
-		} catch {
-			return true;
-		}
-	};
-	await eventually(async () => (pids.every(dead) ? true : undefined), 10_000, "the killed processes to die");
 }
 
 beforeAll(async () => {
@@ -109,7 +83,7 @@ it("a job whose trainer is killed mid-run is finished by another trainer process
 	const jobId = during.training.job_id;
 	expect(await app.broker.call("trainer.job", { job_id: jobId })).toMatchObject({ status: "running", attempts: 1 });
 
-	await crash(first);
+	await crashNodeProcess(first);
 	hold.release(); // only the dead worker was waiting on it
 
 	const killedAt = Date.now();

@@ -6,16 +6,12 @@
  * in-memory emulation (test/helpers/qdrant-contract-server.ts); the same app runs against a real
  * Qdrant when QDRANT_URL is set in the environment of this test.
  */
-import * as fs from "node:fs";
 import * as path from "node:path";
 import { startApp, TestApp } from "../helpers/app";
 import { ask, DemoClient } from "../helpers/chat-client";
 import { QdrantContractServer, startQdrantContractServer } from "../helpers/qdrant-contract-server";
 
-const OPENAPI_PATH = [
-	path.resolve(__dirname, "../../../shared/reference/qdrant-openapi-v1.19.json"),
-	path.resolve(__dirname, "../fixtures/qdrant-openapi-v1.19.json")
-].find(candidate => fs.existsSync(candidate)) as string;
+const OPENAPI_PATH = path.resolve(__dirname, "../fixtures/qdrant-openapi-v1.19.json");
 
 let server: QdrantContractServer | undefined;
 let app: TestApp;

@@ -5,7 +5,6 @@
  * in-memory emulation with responses that are themselves validated against the document. Any
  * request the document does not allow fails the test that caused it.
  */
-import * as fs from "node:fs";
 import * as path from "node:path";
 import { QdrantVectorIndex } from "../../lib/retrieval/qdrant-index";
 import { vectorizeQuery } from "../../lib/retrieval/vectorize";
@@ -13,11 +12,7 @@ import { freePort } from "../helpers/ports";
 import { QdrantContractServer, startQdrantContractServer } from "../helpers/qdrant-contract-server";
 import { runVectorIndexSuite, SUITE_DENSE_DIMENSION } from "./vector-index.suite";
 
-/** The shared reference copy (beside the checkout), else the fixture copy of the same file. */
-const OPENAPI_PATH = [
-	path.resolve(__dirname, "../../../shared/reference/qdrant-openapi-v1.19.json"),
-	path.resolve(__dirname, "../fixtures/qdrant-openapi-v1.19.json")
-].find(candidate => fs.existsSync(candidate)) as string;
+const OPENAPI_PATH = path.resolve(__dirname, "../fixtures/qdrant-openapi-v1.19.json");
 
 const servers: QdrantContractServer[] = [];
 afterAll(async () => {

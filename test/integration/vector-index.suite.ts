@@ -151,6 +151,18 @@ export function runVectorIndexSuite(name: string, makeBackend: () => Promise<Vec
 			expect(hits[0].chunk.text).toContain("12 months");
 		});
 
+		test("searches the generation the caller names, whichever is active", async () => {
+			const chatbotId = newChatbotId();
+			await index.upsert(chatbotId, 1, await vectors([warrantyPage(chatbotId, 37)]));
+			await index.upsert(chatbotId, 2, await vectors([warrantyPage(chatbotId, 48)]));
+			await index.activate(chatbotId, 1);
+			const question = await vectorizeQuery("How long is the warranty?", { locale: "en" });
+			expect((await index.search(chatbotId, question, 5, 2))[0].chunk.text).toContain("48 months");
+			expect((await index.search(chatbotId, question, 5, 1))[0].chunk.text).toContain("37 months");
+			expect((await index.search(chatbotId, question, 5))[0].chunk.text).toContain("37 months");
+			expect(await index.search(chatbotId, question, 5, 7)).toEqual([]);
+		});
+
 		test("answers from the previous generation until the new one is activated", async () => {
 			const chatbotId = newChatbotId();
 			await index.upsert(chatbotId, 1, await vectors([warrantyPage(chatbotId, 37)]));
@@ -206,6 +218,19 @@ export function runVectorIndexSuite(name: string, makeBackend: () => Promise<Vec
 			// Generations 1 and 3 are gone: activating one of them finds nothing.
 			await index.activate(chatbotId, 3);
 			expect(await ask(index, chatbotId, "warranty")).toEqual([]);
+			await index.activate(chatbotId, 1);
+			expect(await ask(index, chatbotId, "warranty")).toEqual([]);
+		});
+
+		test("pruneGenerations below a generation keeps it and every newer one", async () => {
+			const chatbotId = newChatbotId();
+			for (const [generation, months] of [[1, 37], [2, 48], [3, 60]]) await index.upsert(chatbotId, generation, await vectors([warrantyPage(chatbotId, months)]));
+			await index.activate(chatbotId, 2);
+			await index.pruneGenerations(chatbotId, 2);
+			expect((await ask(index, chatbotId, "warranty"))[0].chunk.text).toContain("48 months");
+			// Generation 3 (a newer run still being written) stays; generation 1 is gone.
+			await index.activate(chatbotId, 3);
+			expect((await ask(index, chatbotId, "warranty"))[0].chunk.text).toContain("60 months");
 			await index.activate(chatbotId, 1);
 			expect(await ask(index, chatbotId, "warranty")).toEqual([]);
 		});

@@ -5,23 +5,20 @@
  * bubble, ask, read the answer; answers that contain markup are shown as text; the Spanish chatbot
  * speaks Spanish; the widget's usage beacons are counted.
  */
-import * as fs from "node:fs";
-import * as os from "node:os";
-import * as path from "node:path";
-import puppeteer, { Browser, Page } from "puppeteer-core";
+import type { Browser, Page } from "puppeteer-core";
 import { startApp, TestApp } from "../helpers/app";
 import { DemoClient } from "../helpers/chat-client";
+import { Chromium, launchChromium } from "../helpers/chromium";
 import { html, LoopbackSite, startSite } from "../helpers/loopback-site";
 import { eventually } from "../helpers/processes";
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const PHONE = { width: 375, height: 740, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
 
 let app: TestApp;
 let docs: LoopbackSite;
 let shop: LoopbackSite;
+let chromium: Chromium;
 let browser: Browser;
-let profile: string;
 let english: DemoClient;
 let spanish: DemoClient;
 
@@ -53,21 +50,15 @@ beforeAll(async () => {
 		"127.0.0.2"
 	);
 
-	profile = fs.mkdtempSync(path.join(os.tmpdir(), "cbb-chromium-"));
-	browser = await puppeteer.launch({
-		executablePath: CHROMIUM,
-		headless: true,
-		userDataDir: profile,
-		args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-	});
+	chromium = await launchChromium();
+	browser = chromium.browser;
 }, 90_000);
 
 afterAll(async () => {
-	await browser?.close();
+	await chromium?.close();
 	await app?.stop();
 	await docs?.stop();
 	await shop?.stop();
-	if (profile) fs.rmSync(profile, { recursive: true, force: true });
 });
 
 /** Script errors of any page, checked after each test. */

@@ -8,12 +8,18 @@ import {
 	API_KEY_PREFIX,
 	API_KEY_RANDOM_LENGTH,
 	generateApiKey,
-	hashApiKey,
 	looksLikeApiKey,
 	readBearerApiKey
 } from "../../lib/accounts/api-keys";
-import { CLAIM_PATH_PREFIX, claimUrl, generateClaimToken, hashClaimToken, looksLikeClaimToken } from "../../lib/accounts/claim-tokens";
-import { parseCookieHeader, serializeCookie } from "../../lib/accounts/cookies";
+import {
+	parseCookieHeader,
+	readSessionToken,
+	serializeClearedSessionCookie,
+	serializeCookie,
+	serializeSessionCookie,
+	SESSION_COOKIE_NAME,
+	SESSION_MAX_AGE_SECONDS
+} from "../../lib/accounts/cookies";
 import {
 	anonymousFormToken,
 	CSRF_COOKIE_NAME,
@@ -34,15 +40,13 @@ import {
 	verifyPassword
 } from "../../lib/accounts/password";
 import { constantTimeEqual, randomBase62 } from "../../lib/accounts/secrets";
-import {
-	generateSessionToken,
-	hashSessionToken,
-	readSessionToken,
-	serializeClearedSessionCookie,
-	serializeSessionCookie,
-	SESSION_COOKIE_NAME,
-	SESSION_MAX_AGE_SECONDS
-} from "../../lib/accounts/session-tokens";
+import { CLAIM_PATH_PREFIX, claimUrl, hashToken, looksLikeToken, newToken } from "../../lib/accounts/tokens";
+
+/** A session token as the store makes one: a fresh opaque token and its stored hash. */
+const generateSessionToken = () => {
+	const token = newToken();
+	return { token, hash: hashToken(token) };
+};
 
 const sha256 = (value: string) => createHash("sha256").update(value).digest("hex");
 /** Cheap parameters so the many hashing tests stay fast; the default cost is exercised once. */
@@ -143,7 +147,7 @@ describe("API keys", () => {
 	it("stores the SHA-256 hex of the key, deterministic so it can be looked up", () => {
 		const generated = generateApiKey();
 		expect(generated.hash).toBe(sha256(generated.key));
-		expect(hashApiKey(generated.key)).toBe(generated.hash);
+		expect(hashToken(generated.key)).toBe(generated.hash);
 		expect(generated.hash).toMatch(/^[0-9a-f]{64}$/);
 		expect(generated.hash).not.toContain(generated.key.slice(API_KEY_PREFIX.length));
 	});
@@ -191,7 +195,7 @@ describe("session tokens and cookies", () => {
 		expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
 		expect(Buffer.from(token, "base64url")).toHaveLength(32);
 		expect(hash).toBe(sha256(token));
-		expect(hashSessionToken(token)).toBe(hash);
+		expect(hashToken(token)).toBe(hash);
 		expect(generateSessionToken().token).not.toBe(token);
 	});
 
@@ -290,18 +294,17 @@ describe("CSRF tokens", () => {
 
 describe("claim tokens", () => {
 	it("generates 256-bit tokens, stores the hash, and builds the link", () => {
-		const { token, hash } = generateClaimToken();
+		const token = newToken();
 		expect(Buffer.from(token, "base64url").length * 8).toBeGreaterThanOrEqual(128);
-		expect(looksLikeClaimToken(token)).toBe(true);
-		expect(hash).toBe(sha256(token));
-		expect(hashClaimToken(token)).toBe(hash);
-		expect(generateClaimToken().token).not.toBe(token);
+		expect(looksLikeToken(token)).toBe(true);
+		expect(hashToken(token)).toBe(sha256(token));
+		expect(newToken()).not.toBe(token);
 		expect(claimUrl("https://bots.example.net/", token)).toBe(`https://bots.example.net${CLAIM_PATH_PREFIX}${token}`);
 		expect(claimUrl("http://127.0.0.1:8080", token)).toBe(`http://127.0.0.1:8080/claim/${token}`);
 	});
 
 	it("recognises only well-formed tokens", () => {
-		for (const bad of [undefined, "", "abc", "x".repeat(44), `${"a".repeat(42)}/`]) expect(looksLikeClaimToken(bad)).toBe(false);
+		for (const bad of [undefined, "", "abc", "x".repeat(44), `${"a".repeat(42)}/`]) expect(looksLikeToken(bad)).toBe(false);
 	});
 });
 

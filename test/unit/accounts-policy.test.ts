@@ -46,7 +46,7 @@ describe("normalizeEmail", () => {
 
 describe("plans", () => {
 	it("gives anonymous sandboxes the SPEC §8.3 limits", () => {
-		expect(SANDBOX_LIMITS).toEqual({ chatbots: 1, pages: 5, messages: 10, messagesPeriod: "lifetime", chars: 50_000, retentionDays: 8 });
+		expect(SANDBOX_LIMITS).toEqual({ chatbots: 1, pages: 5, messages: 10, messagesPeriod: "lifetime", chars: 50_000, files: 0, retentionDays: 8, conversationDays: 8 });
 	});
 
 	it("starts new accounts on free with its limits", () => {

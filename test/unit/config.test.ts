@@ -20,6 +20,11 @@ describe("loadConfig", () => {
 			PORT: "8080",
 			PUBLIC_URL: "https://bots.example.com/",
 			TRANSPORTER: "nats://nats:4222",
+			MONGO_URI: "mongodb://mongo:27017/chatbots",
+			QDRANT_URL: "http://qdrant:6333",
+			S3_BUCKET: "uploads",
+			S3_ACCESS_KEY_ID: "minio",
+			S3_SECRET_ACCESS_KEY: "minio-secret",
 			SERVICES: "gateway, mcp",
 			TRUST_PROXY: "2",
 			REDIS_URL: "redis://redis:6379",
@@ -46,7 +51,18 @@ describe("loadConfig", () => {
 		[{ LLM_URL: "http://llm" }, "LLM_MODEL"],
 		[{ S3_BUCKET: "b" }, "S3_ACCESS_KEY_ID"],
 		[{ SIGNING_SECRET: "short" }, "SIGNING_SECRET"],
-		[{ LOG_LEVEL: "loud" }, "LOG_LEVEL"]
+		[{ LOG_LEVEL: "loud" }, "LOG_LEVEL"],
+		// Processes over a bus with embedded stores would each keep their own data.
+		[{ TRANSPORTER: "nats://nats:4222" }, "MONGO_URI"],
+		[{ TRANSPORTER: "nats://nats:4222", MONGO_URI: "mongodb://mongo/db" }, "QDRANT_URL"],
+		[{ TRANSPORTER: "nats://nats:4222", MONGO_URI: "mongodb://mongo/db", QDRANT_URL: "http://qdrant:6333" }, "S3_BUCKET"],
+		[{ TRANSPORTER: "nats://nats:4222", SINGLE_MACHINE: "perhaps" }, "SINGLE_MACHINE"],
+		// The example Secret's placeholders never pass, whatever the variable.
+		[{ SIGNING_SECRET: "CHANGE_ME-at-least-32-random-characters-here" }, "SIGNING_SECRET"],
+		[{ MONGO_URI: "mongodb://user:CHANGE_ME@mongo:27017/chatbots" }, "MONGO_URI"],
+		[{ STRIPE_SECRET_KEY: "CHANGE_ME" }, "STRIPE_SECRET_KEY"],
+		[{ OPS_PORT: "http" }, "OPS_PORT"],
+		[{ HEARTBEAT_INTERVAL_SECONDS: "5", HEARTBEAT_TIMEOUT_SECONDS: "5" }, "HEARTBEAT_TIMEOUT_SECONDS"]
 	])("refuses %j naming %s", (env, variable) => {
 		let caught: unknown;
 		try {
@@ -57,5 +73,16 @@ describe("loadConfig", () => {
 		expect(caught).toBeInstanceOf(ConfigError);
 		expect((caught as ConfigError).variable).toBe(variable);
 		expect((caught as ConfigError).message).toContain(variable);
+	});
+
+	it("allows services over a bus with embedded stores on one machine when SINGLE_MACHINE=true", () => {
+		const config = loadConfig({ TRANSPORTER: "nats://127.0.0.1:4222", SINGLE_MACHINE: "true" });
+		expect(config.transporter).toBe("nats://127.0.0.1:4222");
+		expect(config.mongoUri).toBeUndefined();
+	});
+
+	it("reads the operations settings, with probes off and a 1 s / 3 s heartbeat by default", () => {
+		expect(loadConfig({}).ops).toEqual({ port: undefined, drainDelaySeconds: 0, drainTimeoutSeconds: 25, heartbeatIntervalSeconds: 1, heartbeatTimeoutSeconds: 3 });
+		expect(loadConfig({ OPS_PORT: "9090", DRAIN_DELAY_SECONDS: "5", JETSTREAM_REPLICAS: "3" })).toMatchObject({ ops: { port: 9090, drainDelaySeconds: 5 }, jetstream: { replicas: 3 } });
 	});
 });

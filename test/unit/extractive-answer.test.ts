@@ -1,4 +1,6 @@
-import { answerExtractively, extractiveAnswer } from "../../lib/answer/extractive";
+import { answerExtractively, extractiveAnswer, weighEvidence } from "../../lib/answer/extractive";
+import { passagesOf } from "../../lib/answer/passages";
+import { RANKER } from "../../lib/answer/calibration";
 import { collectAnswer } from "../../lib/answer/events";
 import { answerMessages } from "../../lib/answer/messages";
 import { Chunk, chunkSources, ChunkSource } from "../../lib/retrieval/chunker";
@@ -152,5 +154,61 @@ describe("extractiveAnswer", () => {
 		expect(events[1]).toMatchObject({ type: "done", answered: true });
 		const collected = await collectAnswer(answerExtractively({ question, locale: "en", hits }));
 		expect(collected).toEqual(extractiveAnswer({ question, locale: "en", hits }));
+	});
+});
+
+describe("passages beyond one span", () => {
+	const chunk = (ordinal: number, text: string, heading = "Proxies"): Chunk => ({
+		id: `proxy-${ordinal}`,
+		chatbotId: "bot",
+		sourceId: "proxy-page",
+		ordinal,
+		text,
+		heading,
+		title: "Proxy guide",
+		url: "https://lib.test/proxy",
+		kind: "url"
+	});
+
+	test("a line announcing what follows is a candidate with the lines it introduces", () => {
+		const hits = [{ chunk: chunk(0, "Connecting through a proxy is possible by:\nUsing the ProxyAgent class.\nSetting the global dispatcher."), score: 1 }];
+		const lists = passagesOf(hits, "en").filter(p => p.isList);
+		expect(lists.map(p => p.parts)).toContainEqual(["Connecting through a proxy is possible by:", "Using the ProxyAgent class.", "Setting the global dispatcher."]);
+	});
+
+	test("a list cut at its chunk's end goes on into the next chunk of the same section when that was retrieved", () => {
+		const first = chunk(3, "Formatters:\n%O Pretty-print an object.\n%o An object on one line.\n%s A string.");
+		const next = chunk(4, "%d A number.\n%j JSON.\n%% A percent sign.");
+		const elsewhere = chunk(4, "%d A number.\n%j JSON.", "Other section");
+		const continued = passagesOf([{ chunk: first, score: 2 }, { chunk: next, score: 1 }], "en").filter(p => p.isList && p.chunk.ordinal === 3);
+		expect(continued.some(p => p.parts.includes("%j JSON.") && p.parts[0] === "Formatters:")).toBe(true);
+		const notContinued = passagesOf([{ chunk: first, score: 2 }, { chunk: elsewhere, score: 1 }], "en").filter(p => p.chunk.ordinal === 3);
+		expect(notContinued.some(p => p.parts.includes("%j JSON."))).toBe(false);
+	});
+
+	test("a question asking two things is answered with a second passage of the same page, both cited once", () => {
+		const page: ChunkSource = {
+			chatbotId: "bot",
+			sourceId: "support",
+			kind: "url",
+			title: "Support",
+			url: "https://acme.test/support",
+			text: [
+				"# Support",
+				"The help desk is in the city of Tromsø and answers the phone on weekdays.",
+				"Kettles are made in our own factory and tested one by one before they ship to the shops.",
+				"Opening hours of the help desk are 08:15 to 16:45."
+			].join("\n\n")
+		};
+		const hits = chunkSources([page]).map((c, i) => ({ chunk: c, score: 1 / (i + 1) }));
+		const question = "Which city hosts the help desk, and what are the opening hours on weekdays?";
+		const evidence = weighEvidence({ question, locale: "en", hits });
+		expect(evidence.second).toBeDefined();
+		const answer = extractiveAnswer({ question, locale: "en", hits, model: { ranker: RANKER, decision: { intercept: 10 } } });
+		expect(answer.answered).toBe(true);
+		expect(answer.text).toContain("Tromsø");
+		expect(answer.text).toContain("08:15 to 16:45");
+		expect(answer.text).not.toContain("factory");
+		expect(answer.citations).toEqual([{ sourceId: "support", title: "Support", url: "https://acme.test/support" }]);
 	});
 });

@@ -4,60 +4,56 @@
  */
 import { SANDBOX_CHATBOT_LIMITS, chatbotLimitsFromPlan } from "../../lib/accounts/chatbot-limits";
 import { PLANS } from "../../lib/accounts/plans";
-import { sandboxClaimToken } from "../../lib/accounts/sandbox-claim";
-import { looksLikeClaimToken } from "../../lib/accounts/claim-tokens";
-import type { Chatbot, Source } from "../../lib/chatbots/model";
+import { looksLikeToken, sandboxClaimToken } from "../../lib/accounts/tokens";
+import type { Chatbot, CrawlState, Source } from "../../lib/chatbots/model";
+import { chatbotDoc, crawlState } from "../helpers/chatbot-doc";
 import { chatbotProgress, chatbotResult, chatbotSummary, knowledgeSource } from "../../lib/mcp/chatbot-view";
 import { validateToolOutput } from "../../lib/mcp/tool-validation";
 
 const NOW = Date.UTC(2026, 0, 10, 12, 0, 0);
 
-function chatbot(overrides: Partial<Chatbot> = {}): Chatbot {
-	return {
-		_id: "5a1d2c3e-0000-4000-8000-000000000001",
-		slug: "abcdefghjkmn",
-		kind: "sandbox",
-		name: "example.com",
-		locale: "en",
-		status: "queued",
-		limits: { ...SANDBOX_CHATBOT_LIMITS },
-		counts: { urls: 0, files: 0, chars: 0, messages: 0 },
-		sources_version: 0,
-		trained_version: 0,
-		generation: 0,
-		training: null,
-		crawl: { status: "crawling", start_url: "https://example.com/", found: 1, crawled: 0, failed: 0 },
-		account_id: null,
-		claim_hash: "0".repeat(64),
-		expires_at: NOW + 8 * 86_400_000,
-		created_at: NOW,
-		updated_at: NOW,
-		...overrides
-	};
-}
+const crawl = (status: CrawlState["status"], fields: Partial<CrawlState> = {}) => crawlState(status, fields, NOW);
+
+const RUN = { job_id: "job-1", generation: 2, sources_version: 3, started_at: NOW };
+const withText = { counts: { urls: 3, files: 0, chars: 900, messages: 0 }, sources_version: 3 };
+
+const chatbot = (overrides: Partial<Chatbot> = {}) => chatbotDoc(overrides, NOW);
 
 describe("chatbotProgress", () => {
 	it.each<[string, string, Partial<Chatbot>]>([
 		["a crawl in progress", "crawling", {}],
-		["a crawl queued but not started", "crawling", { crawl: { status: "idle", start_url: "https://example.com/", found: 0, crawled: 0, failed: 0 } }],
-		["a finished crawl with text, before training starts", "training", { crawl: { status: "done", start_url: "https://example.com/", found: 3, crawled: 3, failed: 0 }, counts: { urls: 3, files: 0, chars: 900, messages: 0 } }],
-		["a training run", "training", { status: "training" }],
-		["a trained chatbot", "ready", { status: "ready", generation: 1 }]
+		["a crawl queued but not started", "crawling", { crawl: crawl("queued") }],
+		["a finished crawl with text, training asked for but not started yet", "training", { crawl: crawl("done", { found: 3, crawled: 3 }), ...withText, train_target: 3, train_pending: true }],
+		["a training run", "training", { crawl: crawl("done", { found: 3, crawled: 3 }), ...withText, training: RUN }],
+		["a trained chatbot", "ready", { crawl: crawl("done", { found: 3, crawled: 3 }), ...withText, generation: 1, trained_version: 3 }],
+		["a trained chatbot retraining", "training", { crawl: crawl("done", { found: 3, crawled: 3 }), ...withText, generation: 1, training: RUN }]
 	])("%s → %s", (_what, expected, overrides) => {
 		expect(chatbotProgress(chatbot(overrides)).status).toBe(expected);
 	});
 
 	it("fails with a reason when the crawl failed or found no text", () => {
-		const failedCrawl = chatbotProgress(chatbot({ crawl: { status: "failed", start_url: "https://example.com/", found: 1, crawled: 0, failed: 1 } }));
+		const failedCrawl = chatbotProgress(chatbot({ crawl: crawl("failed", { found: 1, failed: 1 }) }));
 		expect(failedCrawl.status).toBe("failed");
 		expect(failedCrawl.failure_reason).toMatch(/could not be crawled.*add_knowledge_text/);
-		const noText = chatbotProgress(chatbot({ crawl: { status: "done", start_url: "https://example.com/", found: 2, crawled: 2, failed: 0 } }));
+		const noText = chatbotProgress(chatbot({ crawl: crawl("done", { found: 2, crawled: 2 }) }));
 		expect(noText.status).toBe("failed");
 		expect(noText.failure_reason).toMatch(/No readable text/);
 	});
 
+	it("a training run that failed for good is reported with its error, not as training forever", () => {
+		const gaveUp = chatbotProgress(chatbot({ crawl: crawl("done", { found: 3, crawled: 3 }), ...withText, train_target: 3, training_error: "The run was given up." }));
+		expect(gaveUp.status).toBe("failed");
+		expect(gaveUp.failure_reason).toMatch(/Training did not finish: The run was given up/);
+	});
+
+	it("a chatbot with text nobody asked to train yet says what to do", () => {
+		const untrained = chatbotProgress(chatbot({ kind: "account", account_id: "acct", crawl: crawl("idle", { start_url: null }), ...withText }));
+		expect(untrained.status).toBe("failed");
+		expect(untrained.failure_reason).toMatch(/not been trained yet/);
+	});
+
 	it("a chatbot that was trained keeps answering (ready) even when its crawl later failed", () => {
-		expect(chatbotProgress(chatbot({ status: "ready", generation: 1, crawl: { status: "failed", start_url: null, found: 0, crawled: 0, failed: 0 } })).status).toBe("ready");
+		expect(chatbotProgress(chatbot({ generation: 1, crawl: crawl("failed", { start_url: null }) })).status).toBe("ready");
 	});
 });
 
@@ -79,7 +75,7 @@ describe("chatbotResult", () => {
 	});
 
 	it("an account chatbot has neither, and its summary passes list_chatbots' schema", () => {
-		const owned = chatbot({ kind: "account", account_id: "acct", claim_hash: null, expires_at: null, status: "ready", generation: 1, limits: chatbotLimitsFromPlan(PLANS.free.limits) });
+		const owned = chatbot({ kind: "account", account_id: "acct", claim_hash: null, expires_at: null, generation: 1, limits: chatbotLimitsFromPlan(PLANS.free.limits) });
 		const result = chatbotResult(owned, { publicUrl, claimUrl: "ignored for accounts" });
 		expect(result).not.toHaveProperty("claim_url");
 		expect(result).not.toHaveProperty("expires_at");
@@ -88,7 +84,7 @@ describe("chatbotResult", () => {
 		expect(validateToolOutput("list_chatbots", list).ok).toBe(true);
 	});
 
-	it("a new Q&A source is titled by its question; a pending source reads as queued", () => {
+	it("a new Q&A source is titled by its question; source statuses are the stored ones", () => {
 		const source: Source = {
 			_id: "s1",
 			chatbot_id: "c1",
@@ -112,7 +108,7 @@ describe("chatbotResult", () => {
 		expect(knowledgeSource({ ...source, kind: "url", status: "pending", url: "https://example.com/a", char_count: null, question: null })).toEqual({
 			source_id: "s1",
 			type: "url",
-			status: "queued",
+			status: "pending",
 			chars: 0,
 			url: "https://example.com/a"
 		});
@@ -127,7 +123,7 @@ describe("sandbox limits and claim tokens", () => {
 	it("claim tokens are derived per chatbot, shaped like claim tokens, and depend on the secret", () => {
 		const secret = "s".repeat(32);
 		const a = sandboxClaimToken(secret, "chatbot-a");
-		expect(looksLikeClaimToken(a)).toBe(true);
+		expect(looksLikeToken(a)).toBe(true);
 		expect(sandboxClaimToken(secret, "chatbot-a")).toBe(a);
 		expect(sandboxClaimToken(secret, "chatbot-b")).not.toBe(a);
 		expect(sandboxClaimToken("t".repeat(32), "chatbot-a")).not.toBe(a);

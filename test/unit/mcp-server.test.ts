@@ -79,7 +79,7 @@ function context(overrides: Partial<McpRequestContext> = {}, outcome?: (call: Ca
 			if (name === "list_chatbots") return toolSuccess(listResult);
 			if (name === "create_chatbot" || name === "get_chatbot") return toolSuccess(chatbot());
 			const added: KnowledgeAddedResult = {
-				source: { source_id: "src_1", type: name === "add_qa" ? "qa" : name === "add_knowledge_url" ? "url" : "text", status: "queued", chars: 10 },
+				source: { source_id: "src_1", type: name === "add_qa" ? "qa" : name === "add_knowledge_url" ? "url" : "text", status: "pending", chars: 10 },
 				chatbot: chatbot({ status: "training" })
 			};
 			return toolSuccess(added);

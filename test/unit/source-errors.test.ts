@@ -1,11 +1,19 @@
 /**
- * How page and file failures reach clients: crawl failures as demo-API errors (lib/crawl/client-error.ts)
- * and extraction failures as source failure codes (lib/extract/source-failure.ts).
+ * How page and file failures reach clients (lib/failures.ts): crawl failures as demo-API errors and
+ * extraction failures as source failure codes.
  */
-import { pageFetchClientError } from "../../lib/crawl/client-error";
-import { fetchFailure, FetchFailure } from "../../lib/crawl/fetch-failure";
-import { extractionFailure, ExtractionFailure } from "../../lib/extract/extraction-failure";
-import { noTextFailure, sourceFailureOf } from "../../lib/extract/source-failure";
+import { Errors } from "moleculer";
+import {
+	extractionFailure,
+	ExtractionFailure,
+	extractionFailureReason,
+	fetchFailure,
+	FetchFailure,
+	fetchFailureReason,
+	noTextFailure,
+	pageFetchClientError,
+	sourceFailureOf
+} from "../../lib/failures";
 
 describe("pageFetchClientError", () => {
 	it("a URL that is not http(s) is 400 validation_failed naming the field", () => {
@@ -60,5 +68,39 @@ describe("sourceFailureOf", () => {
 	it("a PDF without text is reported as lacking a text layer", () => {
 		expect(noTextFailure("application/pdf", "scan.pdf")).toEqual({ code: "empty", message: expect.stringMatching(/^scan\.pdf has no text layer/) });
 		expect(noTextFailure("text/plain", "blank.txt")).toEqual({ code: "empty", message: "No readable text was found in blank.txt." });
+	});
+});
+
+describe("one failure table for both stages", () => {
+	it("the same reason name means different codes per stage: a page too large is empty, a file too large is file_size", () => {
+		expect(fetchFailure("too_large", "big page")).toMatchObject({ type: "empty", code: 422, data: { stage: "fetch", reason: "too_large" } });
+		expect(extractionFailure("too_large", "big file")).toMatchObject({ type: "file_size", code: 422, data: { stage: "extract", reason: "too_large" } });
+	});
+
+	it("each stage recognises only its own failures", () => {
+		const page = fetchFailure("timeout", "slow page");
+		const file = extractionFailure("timeout", "slow file");
+		expect([fetchFailureReason(page), extractionFailureReason(page)]).toEqual(["timeout", undefined]);
+		expect([fetchFailureReason(file), extractionFailureReason(file)]).toEqual([undefined, "timeout"]);
+		// A client error made from a failure carries the reason but is not itself a failure of a stage.
+		expect(fetchFailureReason(pageFetchClientError(page))).toBeUndefined();
+	});
+
+	it.each<[FetchFailure, string]>([
+		["blocked_address", "blocked"],
+		["robots_disallowed", "blocked"],
+		["timeout", "timeout"],
+		["empty", "empty"],
+		["http_status", "fetch_failed"],
+		["network", "fetch_failed"]
+	])("a page failing with %s is stored on its source as %s", (reason, code) => {
+		expect(sourceFailureOf(fetchFailure(reason, "why"))).toEqual({ code, message: "why" });
+	});
+
+	it("survives the trip over the bus: a failure rebuilt from its wire form is still recognised", () => {
+		const sent = extractionFailure("bomb", "inflates too far");
+		const wire = JSON.parse(JSON.stringify({ message: sent.message, code: sent.code, type: sent.type, data: sent.data }));
+		const rebuilt = new Errors.MoleculerClientError(wire.message, wire.code, wire.type, wire.data);
+		expect(sourceFailureOf(rebuilt)).toEqual({ code: "unreadable", message: "inflates too far" });
 	});
 });

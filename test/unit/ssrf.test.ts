@@ -1,4 +1,4 @@
-import { fetchFailureReason } from "../../lib/crawl/fetch-failure";
+import { fetchFailureReason } from "../../lib/failures";
 import {
 	assertFetchableUrl,
 	isAddressAllowed,

@@ -5,6 +5,12 @@ describe("analyze", () => {
 		expect(analyze("How long is the Warranty? The warranties LAST", "en")).toEqual(["long", "warranti", "warranti", "last"]);
 	});
 
+	test("indexes a camelCase name whole and by its words", () => {
+		expect(analyze("maxRetries getSetCookies", "en")).toEqual(["maxretries", "max", "retri", "getsetcookies", "set", "cooki"]);
+		// A question in plain words meets the option by its words.
+		expect(analyze("maximum retries", "en")).toContain("retri");
+	});
+
 	test("keeps numbers verbatim, including decimals and thousands separators", () => {
 		expect(analyze("It lasts 37 months, weighs 3.5 kg and costs 1,000 dollars", "en")).toEqual(
 			expect.arrayContaining(["37", "3.5", "1,000"])

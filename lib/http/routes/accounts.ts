@@ -7,12 +7,9 @@
  */
 import { API_KEY_PREFIX } from "../../accounts/api-keys";
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "../../accounts/password";
-import type { ParamDef, ResponseDef, RouteDef } from "./types";
-import { ref } from "./types";
+import type { ParamDef, RouteDef } from "./types";
+import { error, html, json, needsLogin, refused, seeOther } from "./responses";
 
-const json = (name: string) => ({ "application/json": ref(name) });
-const error = (description: string): ResponseDef => ({ description, content: json("Error") });
-const html = (description: string): ResponseDef => ({ description, content: { "text/html": { type: "string" } } });
 
 const next: ParamDef = {
 	name: "next",
@@ -50,9 +47,6 @@ const credentials = (purpose: string) => ({
 
 const onlyCsrf = { kind: "form" as const, schema: { type: "object", additionalProperties: false, properties: { csrf_token: csrfToken } } };
 
-const seeOther = (where: string): ResponseDef => ({ description: `HTML forms: 303 See Other to ${where}.`, headers: ["Location"] });
-const refused = error("`forbidden`: an Origin other than this service's, or a form without a valid CSRF token.");
-const needsLogin = error("`unauthorized`: no session cookie; log in with POST /account/login first.");
 
 const base = { tags: ["Accounts"] };
 

@@ -3,11 +3,10 @@
  * both use, and the widget's usage beacon. The API and the beacon are called from any website
  * (the widget runs on the embedding site), so they answer cross-origin requests (`cors`).
  */
-import type { ParamDef, ResponseDef, RouteDef } from "./types";
+import { MAX_CHAT_MESSAGE_CHARS } from "../../chat/wire";
+import type { ParamDef, RouteDef } from "./types";
 import { ref } from "./types";
-
-/** Longest question accepted, in characters (the chat service checks the same bound). */
-export const MAX_CHAT_MESSAGE_CHARS = 2000;
+import { error } from "./responses";
 
 const slug: ParamDef = {
 	name: "slug",
@@ -17,7 +16,6 @@ const slug: ParamDef = {
 	schema: { type: "string", minLength: 1, maxLength: 64 }
 };
 
-const error = (description: string): ResponseDef => ({ description, content: { "application/json": ref("Error") } });
 
 const notFound = { "404": error("`not_found`: no live chatbot has this slug (it never existed, or its demo or sandbox expired).") };
 const common = {
@@ -90,7 +88,12 @@ export const chatRoutes: RouteDef[] = [
 				additionalProperties: false,
 				properties: {
 					message: { type: "string", minLength: 1, maxLength: MAX_CHAT_MESSAGE_CHARS, description: "The question." },
-					conversation_id: { type: "string", maxLength: 100, description: "Continue a conversation: the `conversation_id` of a previous reply." }
+					conversation_id: { type: "string", maxLength: 100, description: "Continue a conversation: the `conversation_id` of a previous reply." },
+					channel: {
+						type: "string",
+						enum: ["widget", "link"],
+						description: "Where the question was asked, for the owner's conversation log: `widget` (the embedded bubble) or `link` (the chat page). Omitted: `api`."
+					}
 				}
 			}
 		},
@@ -101,10 +104,13 @@ export const chatRoutes: RouteDef[] = [
 				description: "The answer: a ChatReply, or an event stream when `Accept: text/event-stream`.",
 				content: { "application/json": ref("ChatReply"), "text/event-stream": { type: "string", description: "Events token, citations, done (or error)." } }
 			},
-			"400": error("`invalid_json` or `validation_failed` (`message` missing, empty or longer than 2000 characters)."),
+			"400": error(`\`invalid_json\` or \`validation_failed\` (\`message\` missing, empty or longer than ${MAX_CHAT_MESSAGE_CHARS} characters).`),
+			"415": error("`unsupported_media_type`: the body is not JSON, or uses an unsupported charset or Content-Encoding."),
 			...notFound,
 			"409": error("`conflict`: the chatbot has not finished its first training yet; the message says so in the chatbot's language. Nothing was counted."),
-			"422": error("`message_cap`: the chatbot has answered all the messages it may; the message says so in the chatbot's language."),
+			"422": error(
+				"`message_cap`: the chatbot has answered all the messages it may (for an account's chatbot, in this period); `chatbot_paused`: its account holds more chatbots than its plan allows and its owner has not chosen this one. The message says so in the chatbot's language."
+			),
 			...common
 		},
 		documented: true
@@ -135,6 +141,7 @@ export const chatRoutes: RouteDef[] = [
 		responses: {
 			"204": { description: "Counted." },
 			"400": error("`invalid_json` or `validation_failed`: unknown event or missing field."),
+			"415": error("`unsupported_media_type`: the body is not JSON, or uses an unsupported charset or Content-Encoding."),
 			...notFound,
 			...common
 		},

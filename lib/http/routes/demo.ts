@@ -1,7 +1,7 @@
 /** The seven demo-tool operations (SPEC §4.1), all under /api/tools and the `demo-api` budget. */
-import { ACCEPTED_UPLOAD_TYPES, MAX_TEXT_CHARS, MAX_UPLOAD_BYTES } from "../../chatbots/model";
+import { ACCEPTED_UPLOAD_TYPES, MAX_TEXT_CHARS, MAX_UPLOAD_BYTES, MAX_URL_LENGTH } from "../../chatbots/model";
 import type { ParamDef, ResponseDef, RouteDef } from "./types";
-import { ref } from "./types";
+import { error, json } from "./responses";
 
 const sessionId: ParamDef = {
 	name: "session_id",
@@ -11,12 +11,14 @@ const sessionId: ParamDef = {
 	schema: { type: "string", minLength: 1, maxLength: 200 }
 };
 
-const json = (name: string) => ({ "application/json": ref(name) });
-const error = (description: string): ResponseDef => ({ description, content: json("Error") });
 const session = (description: string): ResponseDef => ({ description, content: json("DemoSessionResponse") });
 
 const common = {
-	"400": error("Malformed JSON or invalid parameters (`invalid_json`, `validation_failed`, with `errors.detail`)."),
+	"400": error(
+		"Malformed JSON, a body whose Content-Encoding does not match its bytes, a body nested more than 32 levels deep, or invalid parameters (`invalid_json`, `validation_failed`, with `errors.detail`)."
+	),
+	"413": error("`payload_too_large`: the body (decompressed) is over 512 KB."),
+	"415": error("`unsupported_media_type`: a body that is not JSON, a charset other than UTF-8, or a Content-Encoding other than gzip, deflate or br."),
 	"429": error("`rate_limited`: the demo-api budget is exhausted; see Retry-After."),
 	"503": error("`unavailable` or `global_cap`: retry later.")
 };
@@ -32,14 +34,23 @@ export const demoRoutes: RouteDef[] = [
 		method: "POST",
 		path: "/api/tools/sessions",
 		summary: "Create a demo session",
-		description: "Creates an anonymous demo chatbot. The body is optional; `locale` `es` sets Spanish, anything else English.",
+		description:
+			"Creates an anonymous demo chatbot. The body is optional; `locale` `es` sets Spanish, anything else English. " +
+			"Live demos are bounded service-wide (503 `global_cap`) and per client network, so that one place cannot fill the pool: " +
+			"a network is an IPv4 address, or an IPv6 /64 (an IPv4-mapped IPv6 address counts as its IPv4 address), and may hold 20 live demos by default (429 `network_cap`, with Retry-After until its oldest demo expires). " +
+			"Both bounds are reservations: simultaneous creations never pass them.",
 		action: "demo-session.create",
 		body: {
 			kind: "json",
 			required: false,
 			schema: { type: "object", properties: { locale: { type: "string", description: "`en` or `es`; default `en`.", examples: ["en"] } } }
 		},
-		responses: { "200": session("The new session."), ...common }
+		responses: {
+			"200": session("The new session."),
+			...common,
+			"429": error("`rate_limited`: the demo-api budget is exhausted; or `network_cap`: the client network already holds its most live demos. See Retry-After."),
+			"503": error("`global_cap`: the pool of live demos is full; or `unavailable`. Retry later (Retry-After).")
+		}
 	},
 	{
 		...base,
@@ -68,7 +79,7 @@ export const demoRoutes: RouteDef[] = [
 				type: "object",
 				required: ["url"],
 				additionalProperties: false,
-				properties: { url: { type: "string", format: "uri", pattern: "^https?://", maxLength: 2048, description: "Full public URL with http or https scheme." } }
+				properties: { url: { type: "string", format: "uri", pattern: "^https?://", maxLength: MAX_URL_LENGTH, description: "Full public URL with http or https scheme." } }
 			}
 		},
 		responses: { "200": session("The session with the new URL and its `char_count`."), ...expired, ...caps("`url_cap`, `char_cap`, `empty`"), ...common }
@@ -95,7 +106,9 @@ export const demoRoutes: RouteDef[] = [
 		method: "POST",
 		path: "/api/tools/sessions/{session_id}/uploads",
 		summary: "Get a presigned upload target",
-		description: "Step 1 of 3 of the file flow: returns a PUT URL valid 10 minutes. PUT the bytes with the same Content-Type, then call addDemoSessionFile.",
+		description:
+			"Step 1 of 3 of the file flow: returns a PUT URL valid 10 minutes. PUT the bytes with the same Content-Type, then call addDemoSessionFile. " +
+			"Each URL takes one upload. A session holds at most as many unattached, unexpired upload URLs as files it can still attach (422 `file_cap` past that); an upload never attached is deleted a few minutes after its URL expires.",
 		action: "demo-session.createUpload",
 		params: [sessionId],
 		body: {

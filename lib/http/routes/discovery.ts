@@ -5,6 +5,7 @@
  */
 import type { ParamDef, ResponseDef, RouteDef } from "./types";
 import { ref } from "./types";
+import { json } from "./responses";
 
 const CACHE_HEADERS = ["ETag", "Cache-Control"];
 
@@ -13,7 +14,6 @@ const notModified: ResponseDef = {
 	description: "`If-None-Match` named the current ETag: the copy the client holds is current. No body.",
 	headers: CACHE_HEADERS
 };
-const json = (name: string) => ({ "application/json": ref(name) });
 const plain = (description: string) => ({ type: "string", description });
 
 const base = { method: "GET" as const, tags: ["Discovery"], documented: true };

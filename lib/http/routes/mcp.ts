@@ -1,7 +1,8 @@
 /** The tool server's endpoint (SPEC §4.2): POST for JSON-RPC, GET (and DELETE) answered 405. */
 import { RATE_POLICIES } from "../rate-policies";
-import type { ParamDef, ResponseDef, RouteDef } from "./types";
+import type { ParamDef, RouteDef } from "./types";
 import { ref } from "./types";
+import { error } from "./responses";
 
 /** Largest POST /mcp body: JSON-RPC messages are small; the largest legitimate one is a 50,000-character text escaped as \uXXXX. */
 export const MCP_MAX_BODY_BYTES = 1_000_000;
@@ -25,7 +26,6 @@ const sessionId: ParamDef = {
 	schema: { type: "string" }
 };
 
-const error = (description: string, headers?: string[]): ResponseDef => ({ description, content: { "application/json": ref("Error") }, ...(headers ? { headers } : {}) });
 
 export const mcpRoutes: RouteDef[] = [
 	{
@@ -38,7 +38,8 @@ export const mcpRoutes: RouteDef[] = [
 			"A request with an `id` gets one JSON body (never an event stream); a batch gets an array; notifications only get 202 with no body. " +
 			"Without `Authorization` the caller is anonymous and works in a sandbox; `Authorization: Bearer <API_KEY>` selects the account's chatbots and adds `list_chatbots`. " +
 			`When \`Origin\` is sent it must be the service's own origin or an allowed one. Bodies over ${bytes} bytes are refused. ` +
-			`Besides the \`mcp\` budget, each \`tools/call\` of \`create_chatbot\` also counts against \`mcp-create-chatbot\` (${createBudget.limit} per ${createBudget.windowSeconds / 60} minutes per IP).`,
+			"Each `tools/call` in the body counts one point of the `mcp` budget (a body counts at least one), so a batch of 50 tool calls costs what 50 requests cost. " +
+			`Each \`tools/call\` of \`create_chatbot\` also counts against \`mcp-create-chatbot\` (${createBudget.limit} per ${createBudget.windowSeconds / 60} minutes per client network).`,
 		tags: ["MCP"],
 		handler: "mcpPost",
 		params: [protocolVersion, sessionId],

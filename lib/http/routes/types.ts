@@ -42,7 +42,10 @@ export type GatewayHandlerName =
 	| "uploadPut"
 	| "chatMessage"
 	| "chatPage"
-	| "staticAsset";
+	| "staticAsset"
+	| "telegramWebhook"
+	| "crispWebhook"
+	| "stripeWebhook";
 
 export interface RouteDef {
 	operationId: string;

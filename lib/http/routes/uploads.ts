@@ -9,7 +9,9 @@ export const uploadRoutes: RouteDef[] = [
 		path: "/uploads/{token}",
 		summary: "Upload file bytes to a presigned target",
 		description:
-			"Step 2 of the file flow when the embedded store is used: PUT the bytes to the `upload_url` from createDemoSessionUpload, with the same Content-Type. Refused after expiry, with another Content-Type, a bad signature or over the size.",
+			"Step 2 of the file flow when the embedded store is used: PUT the bytes to the `upload_url` from createDemoSessionUpload, with the same Content-Type, uncompressed. " +
+			"Each URL takes one upload: once a PUT has succeeded, the URL refuses further PUTs with 409 `conflict` (a PUT that failed may be retried). " +
+			"Refused after expiry, with another Content-Type, a bad signature or over the size. Counts against the `uploads` budget.",
 		tags: ["Demo"],
 		handler: "uploadPut",
 		params: [
@@ -23,8 +25,12 @@ export const uploadRoutes: RouteDef[] = [
 		responses: {
 			"200": { description: "Stored." },
 			"403": { description: "`forbidden`: bad signature, expired URL or other Content-Type.", content: { "application/json": ref("Error") } },
-			"413": { description: "`payload_too_large`: over the signed size.", content: { "application/json": ref("Error") } }
+			"409": { description: "`conflict`: this URL was already used for a successful upload; request a new one.", content: { "application/json": ref("Error") } },
+			"413": { description: "`payload_too_large`: over the signed size.", content: { "application/json": ref("Error") } },
+			"415": { description: "`unsupported_media_type`: the body carries a Content-Encoding; send the file uncompressed.", content: { "application/json": ref("Error") } },
+			"429": { description: "`rate_limited`: the `uploads` budget is exhausted; see Retry-After.", content: { "application/json": ref("Error") } }
 		},
+		rateLimit: "uploads",
 		documented: true
 	}
 ];

@@ -1,0 +1,132 @@
+/**
+ * Public hot paths under load, each beside its anchor measured in the same run:
+ *
+ * | path                           | anchor                                                      |
+ * |--------------------------------|-------------------------------------------------------------|
+ * | GET /v2/health                 | bare node:http answering "ok"                               |
+ * | POST /mcp tools/list           | bare node, and the MCP SDK's stateless Streamable HTTP server |
+ * | POST /mcp tools/call get_chatbot | bare node                                                 |
+ * | GET /api/tools/sessions/{id}   | bare node                                                   |
+ *
+ * The project is the all-in-one app (every service in this process, on tsx as `npm start` runs
+ * it; fixture.ts), the anchors run in processes of their own (anchors.ts), and the load client
+ * (load/client.ts: 16 keep-alive connections, closed loop, 1 s warm-up, then 8 s measured) in
+ * another, so no server shares its event loop with the client. Each pair is measured back to back.
+ *
+ * Run alone: `npx tsx bench/gateway.bench.ts` (about 1.5 min; BENCH_SECONDS=3 shortens each run).
+ */
+import type { LoadResult, LoadTarget } from "./load/client";
+import { defaultLoadOptions, loadInChild } from "./load/spawn";
+import { jsonRpc, MCP_HEADERS, startGatewayFixture } from "./gateway/fixture";
+import { AnchorProcess, startAnchor } from "./gateway/processes";
+import { printMarkdownTable, runStandalone } from "./table";
+
+export interface LoadRow {
+	path: string;
+	server: string;
+	result: LoadResult;
+	/** Ratios this row is judged by: anchor name → goal (minimum ratio to that anchor). */
+	goals?: Record<string, number>;
+	/** Anchor rows are named by `server`; project rows point at theirs. */
+	anchors?: Record<string, LoadResult>;
+}
+
+export async function run(): Promise<LoadRow[]> {
+	const options = defaultLoadOptions();
+	const fixture = await startGatewayFixture();
+	const anchors: AnchorProcess[] = [];
+	try {
+		const bare = await startAnchor("bare");
+		anchors.push(bare);
+		const sdk = await startAnchor("sdk");
+		anchors.push(sdk);
+		const base = fixture.app.baseUrl;
+		const toolsList = jsonRpc("tools/list");
+		const targets: Record<string, LoadTarget> = {
+			health: { url: `${base}/v2/health` },
+			toolsList: { url: `${base}/mcp`, method: "POST", headers: MCP_HEADERS, body: toolsList },
+			getChatbot: {
+				url: `${base}/mcp`,
+				method: "POST",
+				headers: MCP_HEADERS,
+				body: jsonRpc("tools/call", { name: "get_chatbot", arguments: { chatbot_id: fixture.chatbotId } })
+			},
+			demoSession: { url: `${base}/api/tools/sessions/${fixture.demoSessionId}` }
+		};
+		await checkAnswers(targets, `${sdk.baseUrl}/mcp`, toolsList);
+
+		const rows: LoadRow[] = [];
+		const measure = (target: LoadTarget) => loadInChild(target, options);
+		const bareResult = () => measure({ url: `${bare.baseUrl}/` });
+
+		let anchor = await bareResult();
+		rows.push({ path: "GET /v2/health", server: "project", result: await measure(targets.health), anchors: { bare: anchor }, goals: { bare: 0.6 } });
+		rows.push({ path: "GET /v2/health", server: "bare node", result: anchor });
+
+		anchor = await bareResult();
+		const sdkResult = await measure({ url: `${sdk.baseUrl}/mcp`, method: "POST", headers: MCP_HEADERS, body: toolsList });
+		rows.push({ path: "POST /mcp tools/list", server: "project", result: await measure(targets.toolsList), anchors: { bare: anchor, sdk: sdkResult }, goals: { bare: 0.4, sdk: 10 } });
+		rows.push({ path: "POST /mcp tools/list", server: "bare node", result: anchor });
+		rows.push({ path: "POST /mcp tools/list", server: "MCP SDK stateless", result: sdkResult });
+
+		anchor = await bareResult();
+		rows.push({ path: "POST /mcp get_chatbot", server: "project", result: await measure(targets.getChatbot), anchors: { bare: anchor }, goals: { bare: 0.3 } });
+		rows.push({ path: "POST /mcp get_chatbot", server: "bare node", result: anchor });
+
+		anchor = await bareResult();
+		rows.push({ path: "GET getDemoSession", server: "project", result: await measure(targets.demoSession), anchors: { bare: anchor }, goals: { bare: 0.3 } });
+		rows.push({ path: "GET getDemoSession", server: "bare node", result: anchor });
+		return rows;
+	} finally {
+		for (const anchor of anchors) await anchor.stop();
+		await fixture.app.stop();
+	}
+}
+
+/** Every target answers 200 (the load client checks each status too) and both servers list the same tools. */
+async function checkAnswers(targets: Record<string, LoadTarget>, sdkUrl: string, toolsList: string): Promise<void> {
+	const answer = async (target: LoadTarget) => {
+		const res = await fetch(target.url, { method: target.method ?? "GET", headers: target.headers, body: target.body });
+		const text = await res.text();
+		if (res.status !== 200) throw new Error(`${target.url} answered ${res.status}: ${text.slice(0, 200)}`);
+		return text;
+	};
+	for (const target of Object.values(targets)) await answer(target);
+	const ours = JSON.parse(await answer(targets.toolsList)) as { result: unknown };
+	const theirs = JSON.parse(await answer({ url: sdkUrl, method: "POST", headers: MCP_HEADERS, body: toolsList })) as { result: unknown };
+	if (JSON.stringify(ours.result) !== JSON.stringify(theirs.result)) throw new Error("The project and the SDK server list different tools");
+	const got = JSON.parse(await answer(targets.getChatbot)) as { result?: { isError?: boolean } };
+	if (got.result?.isError !== false) throw new Error(`get_chatbot did not succeed: ${JSON.stringify(got).slice(0, 300)}`);
+}
+
+const number = (n: number) => Math.round(n).toLocaleString("en-US");
+
+/** `0.42× bare (goal ≥ 0.6: no)` for each anchor a project row is judged against. */
+export function verdicts(row: LoadRow): string {
+	if (!row.anchors || !row.goals) return "";
+	return Object.entries(row.goals)
+		.map(([name, goal]) => {
+			const ratio = row.result.requestsPerSecond / (row.anchors as Record<string, LoadResult>)[name].requestsPerSecond;
+			return `${ratio.toFixed(2)}× ${name} (goal ≥ ${goal}: ${ratio >= goal ? "met" : "not met"})`;
+		})
+		.join("; ");
+}
+
+export function loadTable(rows: LoadRow[]): Array<Record<string, string>> {
+	return rows.map(row => ({
+		path: row.path,
+		server: row.server,
+		"req/s": number(row.result.requestsPerSecond),
+		"p50 ms": row.result.p50Ms.toFixed(2),
+		"p99 ms": row.result.p99Ms.toFixed(2),
+		"p99 < 5 ms": row.server === "project" ? (row.result.p99Ms < 5 ? "yes" : "no") : "",
+		"vs anchor": verdicts(row)
+	}));
+}
+
+export function printTable(rows: LoadRow[]): void {
+	const { connections, durationMs } = defaultLoadOptions();
+	printMarkdownTable(loadTable(rows), `${connections} keep-alive connections, ${durationMs / 1000} s each after 1 s of warm-up; project = all services in one process on tsx`);
+}
+
+if (require.main === module) runStandalone("Gateway", run, printTable);

@@ -1,0 +1,71 @@
+/**
+ * The two fitted models of the extractive answerer, both fitted on the development split of the
+ * answer benchmark (`npx tsx bench/answers/calibrate.ts` fits and prints them;
+ * bench/answers.bench.ts reports the answer/decline trade-off curve), never on the held-out split:
+ *
+ * - `RANKER`: the weights of a passage's features (evidence.ts) in its score, fitted so that the
+ *   passage holding the answer ranks first among the question's candidates (a softmax over each
+ *   question's passages).
+ * - `DECISION`: a logistic model of "the best passage holds the answer", read from the best
+ *   passage's score, its lead over other chunks' passages, its exact and overall coverage, a
+ *   missing focus, answer type or name, a specific word it lacks, words nothing retrieved knows,
+ *   and retrieval strength. Which of these it reads is chosen by cross-validation within the dev
+ *   split (bench/answers/calibrate.ts).
+ */
+import type { DecisionFeatures } from "./evidence";
+
+export const RANKER: Readonly<Record<string, number>> = {
+	exact: 8.11,
+	heading: 3.195,
+	related: 3.151,
+	context: 1.947,
+	focusMissing: -0.615,
+	typeFound: 1.554,
+	typeMissing: -1.555,
+	proximity: 0.168,
+	novelty: -0.458,
+	rank: 2.598,
+	extraUnits: 0.152,
+	long: 0.433
+};
+
+export const DECISION: Readonly<Record<string, number>> = {
+	intercept: -4.473,
+	best: 0.501,
+	margin: 0.111,
+	exact: -0.299,
+	focusMissing: 0.815,
+	typeMissing: -0.715,
+	unknown: -0.342,
+	retrieval: 0.522,
+	covered: 0.173,
+	missingSpecific: -0.421,
+	typeFound: 0.369,
+	missingName: -1.082
+};
+
+/**
+ * Extractive answers are given at or above this probability: the lowest that declines ≥ 90% of
+ * the out-of-scope dev questions, each scored by a model fitted without it (`DECISION` is the mean
+ * of those five fold models).
+ */
+export const ANSWER_THRESHOLD = 0.64;
+/**
+ * With a language model the threshold is lower: the model reads paraphrases better than term
+ * overlap and declines by itself, so only plainly weak retrieval skips it.
+ */
+export const LLM_THRESHOLD = 0.3;
+
+/** Retrieval strength past this says nothing more. */
+const RETRIEVAL_CAP = 10;
+
+/** The decision's inputs as the model reads them (retrieval strength capped). */
+export function decisionInputs(f: DecisionFeatures): Record<string, number> {
+	return { ...f, retrieval: Math.min(f.retrieval, RETRIEVAL_CAP) };
+}
+
+export function answerProbability(f: DecisionFeatures, decision: Readonly<Record<string, number>> = DECISION): number {
+	let z = decision.intercept ?? 0;
+	for (const [name, value] of Object.entries(decisionInputs(f))) z += (decision[name] ?? 0) * value;
+	return 1 / (1 + Math.exp(-z));
+}

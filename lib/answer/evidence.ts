@@ -1,0 +1,372 @@
+/**
+ * How well each candidate passage supports the answer to a question, and the evidence the
+ * answer-or-decline decision reads (see calibration.ts).
+ *
+ * Each question term weighs its conversation weight (1 for the question's own terms) times its
+ * rarity among the retrieved chunks, so a term every chunk shares counts little and a term no
+ * chunk has counts most; the heaviest own term is the question's focus. A passage matches a term
+ * exactly, through its heading or page title (the context a crawled section carries), or through a
+ * related word (a shared word stem across derivations such as "rastrea"/"rastreadas", or a related
+ * word from the optional `related` lexicon). From these come the passage's features: the weight
+ * share matched each way, whether the focus is matched at all, whether it holds the kind of answer
+ * the question expects (answer-type.ts), how close together the matched words stand, how much it
+ * says beyond the question's own words, its chunk's retrieval rank and its length. A passage's
+ * score is a weighted sum of them, with weights fitted on the development set of the answer
+ * benchmark (calibration.ts `RANKER`).
+ */
+import { analyze, Locale } from "../text/tokenize";
+import { AnswerType, holdsAnswerType } from "./answer-type";
+import { RANKER } from "./calibration";
+import type { WeightedQuestion } from "./follow-up";
+import type { Passage } from "./passages";
+
+/** A term ranked below this in general use is common enough to be a paraphrase rather than a new topic. */
+const COMMON_RANK = 8000;
+/** Relatedness from which a word counts as standing for the term. */
+const KNOWN_RELATEDNESS = 0.5;
+/** Fewer retrieved chunks than this means a tiny index, whose BM25 scores say little about strength. */
+const SMALL_POOL = 8;
+/** Retrieval strength of a typical answerable question in the dev set (median top BM25 per term). */
+const TYPICAL_RETRIEVAL = 2;
+/** Relatedness of two stems that share a long prefix (derivations the stemmer keeps apart). */
+const PREFIX_RELATEDNESS = 0.8;
+const MIN_SHARED_PREFIX = 4;
+/** Relatedness of a word and a compound that begins or ends with it. */
+const COMPOUND_RELATEDNESS = 0.6;
+const MIN_COMPOUND_PART = 3;
+const LONG_PASSAGE_CHARS = 450;
+/** Words of its own (not the question's) beyond which a passage is not more informative. */
+const NOVEL_TERMS_CAP = 8;
+
+/** Relatedness of two analysed terms in [0, 1]; 0 when unrelated. */
+export type RelatednessFn = (a: string, b: string) => number;
+
+/** The features of a passage, in the order of `RANKER` weights. */
+export interface PassageFeatures {
+	/** Weight share of the question's own terms found in the passage itself. */
+	exact: number;
+	/** … found only in the chunk's heading or page title. */
+	heading: number;
+	/** … matched only by a related word, times its relatedness. */
+	related: number;
+	/** Weight share of the earlier turns' terms matched (0 when the question stands alone). */
+	context: number;
+	/** 1 when the question's focus (its heaviest own term) is matched in no way. */
+	focusMissing: number;
+	/** 1 when the question expects a kind of answer (a price, a duration…) and the passage has one. */
+	typeFound: number;
+	/** 1 when it expects one and the passage has none. */
+	typeMissing: number;
+	/** How close the matched words stand: matched terms over the words spanned, in (0, 1]. */
+	proximity: number;
+	/** Words the passage says beyond the question's, capped, in [0, 1]. */
+	novelty: number;
+	/** 1 / (1 + rank of the chunk in retrieval). */
+	rank: number;
+	/** Sentences or items beyond the first (a list counts one). */
+	extraUnits: number;
+	/** 1 when the passage is longer than `LONG_PASSAGE_CHARS`. */
+	long: number;
+}
+
+export const PASSAGE_FEATURES: Array<keyof PassageFeatures> = [
+	"exact",
+	"heading",
+	"related",
+	"context",
+	"focusMissing",
+	"typeFound",
+	"typeMissing",
+	"proximity",
+	"novelty",
+	"rank",
+	"extraUnits",
+	"long"
+];
+
+export interface ScoredPassage {
+	passage: Passage;
+	score: number;
+	features: PassageFeatures;
+	/** The question's own terms the passage does not match in any way, with their weight shares. */
+	unmatched: ReadonlyArray<{ term: string; share: number }>;
+}
+
+/** What the answer-or-decline decision reads (calibration.ts `DECISION`). */
+export interface DecisionFeatures {
+	/** Ranker score of the best passage. */
+	best: number;
+	/** Its lead over the best passage of any other chunk. */
+	margin: number;
+	exact: number;
+	focusMissing: number;
+	typeMissing: number;
+	/**
+	 * Weight share of the heaviest own term that nothing retrieved knows: in no retrieved chunk,
+	 * related to no word there, and not a common word in general use. A question about something the
+	 * sources never mention ("Can I pay with PayPal?") has one; a paraphrase mostly swaps common words.
+	 */
+	unknown: number;
+	/** Top retrieval score per own term (BM25 strength, independent of question length). */
+	retrieval: number;
+	/** Weight share of the own terms the best passage matches in any way (exactly, by heading, by a related word). */
+	covered: number;
+	/**
+	 * Weight share of the heaviest own term the best passage does not match and that is specific:
+	 * not a common word in general use (every term counts as specific where the locale has no
+	 * frequency list). "Does on-finished work with HTTP/2 streams?" answered by a passage without
+	 * "HTTP/2" is a near miss; "start from zero" answered by "start at 1" only swaps a common word.
+	 */
+	missingSpecific: number;
+	/** 1 when the question expects a kind of answer and the best passage holds one. */
+	typeFound: number;
+	/** 1 when a word the question writes as a name ("Aurora", "HTTP/2") is not matched by the best passage. */
+	missingName: number;
+}
+
+interface Credit {
+	exact: number;
+	heading: number;
+	related: number;
+	via?: string;
+}
+
+interface TermWeight {
+	term: string;
+	weight: number;
+	own: boolean;
+}
+
+function sharedPrefix(a: string, b: string): number {
+	const max = Math.min(a.length, b.length);
+	let i = 0;
+	while (i < max && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+	return i;
+}
+
+/**
+ * Derivations the stemmer leaves apart ("reclamacion"/"reclam", "rastread"/"rastre", "pars"/"parser")
+ * and compounds holding the word ("bot" in "chatbot", "limit" in "ratelimit-remaining").
+ */
+export function formRelatedness(a: string, b: string): number {
+	if (a === b) return 1;
+	if (/\p{N}/u.test(a) || /\p{N}/u.test(b)) return 0;
+	const shared = sharedPrefix(a, b);
+	if (shared >= MIN_SHARED_PREFIX && shared >= 0.75 * Math.min(a.length, b.length)) return PREFIX_RELATEDNESS;
+	const [short, long] = a.length <= b.length ? [a, b] : [b, a];
+	if (short.length >= MIN_COMPOUND_PART && long.length > short.length + 2 && (long.endsWith(short) || long.startsWith(short))) return COMPOUND_RELATEDNESS;
+	return 0;
+}
+
+/** IDF-like rarity of each question term among the retrieved chunks. */
+function termWeights(question: WeightedQuestion, chunkTerms: ReadonlyMap<string, Set<string>>): TermWeight[] {
+	const n = Math.max(1, chunkTerms.size);
+	const own = new Set(question.ownTerms);
+	return [...question.terms].map(([term, weight]) => {
+		let df = 0;
+		for (const set of chunkTerms.values()) if (set.has(term)) df++;
+		return { term, weight: weight * Math.log(1 + (n + 1) / (df + 0.5)), own: own.has(term) };
+	});
+}
+
+/** For each question term, the related terms present among the passages, with their relatedness. */
+function relatedTerms(weights: readonly TermWeight[], vocabulary: ReadonlySet<string>, related?: RelatednessFn): Map<string, Map<string, number>> {
+	const out = new Map<string, Map<string, number>>();
+	for (const { term } of weights) {
+		const found = new Map<string, number>();
+		for (const candidate of vocabulary) {
+			if (candidate === term) continue;
+			const r = Math.max(formRelatedness(term, candidate), related ? related(term, candidate) : 0);
+			if (r > 0) found.set(candidate, r);
+		}
+		out.set(term, found);
+	}
+	return out;
+}
+
+/** Matched terms over the span of word positions holding them: 1 when they stand side by side. */
+function proximity(sequence: readonly string[], matched: ReadonlySet<string>): number {
+	if (matched.size < 2) return matched.size === 1 ? 1 : 0;
+	// Smallest window holding every matched term (two pointers over the sequence).
+	const need = matched.size;
+	const counts = new Map<string, number>();
+	let have = 0;
+	let best = Infinity;
+	let left = 0;
+	for (let right = 0; right < sequence.length; right++) {
+		const term = sequence[right];
+		if (!matched.has(term)) continue;
+		const c = (counts.get(term) ?? 0) + 1;
+		counts.set(term, c);
+		if (c === 1) have++;
+		while (have === need) {
+			best = Math.min(best, right - left + 1);
+			const leftTerm = sequence[left++];
+			if (!matched.has(leftTerm)) continue;
+			const lc = (counts.get(leftTerm) as number) - 1;
+			counts.set(leftTerm, lc);
+			if (lc === 0) have--;
+		}
+	}
+	return Number.isFinite(best) ? need / best : 0;
+}
+
+function linear(weights: Readonly<Record<string, number>>, features: Readonly<Record<string, number>>): number {
+	let z = weights.intercept ?? 0;
+	for (const [name, value] of Object.entries(features)) z += (weights[name] ?? 0) * value;
+	return z;
+}
+
+export interface Scoring {
+	scored: ScoredPassage[];
+	features(best: ScoredPassage | undefined, runnerUp: ScoredPassage | undefined): DecisionFeatures;
+}
+
+export interface ScoringOptions {
+	related?: RelatednessFn;
+	/** Frequency rank of a term in general use (0 = most common). */
+	rank?: (term: string) => number | undefined;
+	/** The kind of answer the question expects (answer-type.ts). */
+	expects?: AnswerType;
+	/** Feature weights of the passage score; `RANKER` unless a fit is trying others. */
+	ranker?: Readonly<Record<string, number>>;
+}
+
+export function scorePassages(question: WeightedQuestion, passages: readonly Passage[], locale: Locale, options: ScoringOptions = {}): Scoring {
+	const { related, rank, expects, ranker = RANKER } = options;
+	// Terms of each chunk (heading included) and of its heading and title, read once per chunk.
+	const chunkTerms = new Map<string, Set<string>>();
+	const contexts = new Map<string, Set<string>>();
+	for (const p of passages) {
+		if (chunkTerms.has(p.chunk.id)) continue;
+		const context = new Set(analyze(`${p.chunk.heading ?? ""}\n${p.chunk.title}`, locale));
+		contexts.set(p.chunk.id, context);
+		chunkTerms.set(p.chunk.id, new Set([...analyze(p.chunk.text, locale), ...analyze(p.chunk.heading ?? "", locale)]));
+	}
+	const weights = termWeights(question, chunkTerms);
+	const vocabulary = new Set<string>();
+	for (const p of passages) for (const term of p.terms) vocabulary.add(term);
+	const relatedByTerm = relatedTerms(weights, vocabulary, related);
+	const ownWeights = weights.filter(w => w.own);
+	const ownTotal = ownWeights.reduce((sum, w) => sum + w.weight, 0) || 1;
+	const contextWeights = weights.filter(w => !w.own);
+	const contextTotal = contextWeights.reduce((sum, w) => sum + w.weight, 0);
+	// The focus: the rarest own term that the retrieved chunks hold at all (a word none of them has
+	// is a paraphrase or an unknown topic, read by `unknown`, not a focus any passage could match).
+	const inPool = (term: string) => [...chunkTerms.values()].some(set => set.has(term));
+	const focus = ownWeights.filter(w => inPool(w.term)).reduce<TermWeight | undefined>((top, w) => (!top || w.weight > top.weight ? w : top), undefined);
+	const topScore = Math.max(1e-9, ...passages.map(p => p.hitScore));
+	const questionTerms = new Set(weights.map(w => w.term));
+	const typeCache = new Map<string, boolean>();
+	const isCommon = (term: string) => (rank ? (rank(term) ?? Infinity) < COMMON_RANK : false);
+
+	const scored = passages.map((p): ScoredPassage => {
+		const context = contexts.get(p.chunk.id) as Set<string>;
+		const credit = (term: string): Credit => {
+			if (p.terms.has(term)) return { exact: 1, heading: 0, related: 0, via: term };
+			if (context.has(term)) return { exact: 0, heading: 1, related: 0 };
+			let best = 0;
+			let via: string | undefined;
+			for (const [candidate, r] of relatedByTerm.get(term) ?? []) {
+				if (r > best && p.terms.has(candidate)) {
+					best = r;
+					via = candidate;
+				}
+			}
+			return { exact: 0, heading: 0, related: best, via };
+		};
+		let exact = 0;
+		let heading = 0;
+		let relatedShare = 0;
+		let contextShare = 0;
+		let focusMissing = 0;
+		const unmatched: TermWeight[] = [];
+		const matchedInText = new Set<string>();
+		for (const w of weights) {
+			const c = credit(w.term);
+			if (c.via && (c.exact > 0 || c.related >= KNOWN_RELATEDNESS)) matchedInText.add(c.via);
+			if (!w.own) {
+				contextShare += (w.weight * Math.max(c.exact, 0.6 * c.heading, c.related)) / (contextTotal || 1);
+				continue;
+			}
+			exact += (w.weight * c.exact) / ownTotal;
+			heading += (w.weight * c.heading) / ownTotal;
+			relatedShare += (w.weight * c.related) / ownTotal;
+			const matched = c.exact > 0 || c.heading > 0 || c.related >= KNOWN_RELATEDNESS;
+			if (!matched) unmatched.push(w);
+			if (w === focus && !matched) focusMissing = 1;
+		}
+		const text = p.parts.join(" ");
+		let typeFound = 0;
+		let typeMissing = 0;
+		if (expects) {
+			const key = `${p.chunk.id}\u0000${text}`;
+			let holds = typeCache.get(key);
+			if (holds === undefined) {
+				holds = holdsAnswerType(text, expects, locale);
+				typeCache.set(key, holds);
+			}
+			typeFound = holds ? 1 : 0;
+			typeMissing = holds ? 0 : 1;
+		}
+		let novel = 0;
+		for (const term of p.terms) if (!questionTerms.has(term) && !matchedInText.has(term)) novel++;
+		const features: PassageFeatures = {
+			exact,
+			heading,
+			related: relatedShare,
+			context: contextTotal > 0 ? contextShare : 0,
+			focusMissing,
+			typeFound,
+			typeMissing,
+			proximity: proximity(p.sequence, matchedInText),
+			novelty: Math.min(novel, NOVEL_TERMS_CAP) / NOVEL_TERMS_CAP,
+			rank: 1 / (1 + p.hitRank),
+			extraUnits: p.isList ? 1 : p.parts.length - 1,
+			long: text.length > LONG_PASSAGE_CHARS ? 1 : 0
+		};
+		return {
+			passage: p,
+			features,
+			score: linear(ranker, features as unknown as Record<string, number>),
+			unmatched: unmatched.map(w => ({ term: w.term, share: w.weight / ownTotal }))
+		};
+	});
+
+	return {
+		scored,
+		features(best, runnerUp) {
+			let unknown = 0;
+			for (const w of ownWeights) {
+				if ([...chunkTerms.values()].some(set => set.has(w.term)) || [...contexts.values()].some(set => set.has(w.term))) continue;
+				if ([...(relatedByTerm.get(w.term)?.values() ?? [])].some(r => r >= KNOWN_RELATEDNESS)) continue;
+				if (!isCommon(w.term)) unknown = Math.max(unknown, w.weight / ownTotal);
+			}
+			let missingSpecific = 0;
+			const missing = best ? best.unmatched : ownWeights.map(w => ({ term: w.term, share: w.weight / ownTotal }));
+			for (const { term, share } of missing) if (!isCommon(term)) missingSpecific = Math.max(missingSpecific, share);
+			const ownTerms = Math.max(1, question.ownTerms.length);
+			return {
+				best: best?.score ?? -10,
+				margin: best ? best.score - (runnerUp?.score ?? best.score - 1) : 0,
+				exact: best?.features.exact ?? 0,
+				focusMissing: best?.features.focusMissing ?? 1,
+				typeMissing: best?.features.typeMissing ?? 0,
+				unknown,
+				// BM25 magnitudes shrink on a tiny index (every IDF is small), so there the typical strength stands in.
+				retrieval: chunkTerms.size < SMALL_POOL ? Math.max(TYPICAL_RETRIEVAL, topScore / ownTerms) : topScore / ownTerms,
+				covered: best ? best.features.exact + best.features.heading + best.features.related : 0,
+				missingSpecific,
+				typeFound: best?.features.typeFound ?? 0,
+				missingName: question.names.some(name => (best ? best.unmatched.some(u => u.term === name) : true)) ? 1 : 0
+			};
+		}
+	};
+}
+
+/** The feature values in `PASSAGE_FEATURES` order (for fitting). */
+export function passageFeatureVector(f: PassageFeatures): number[] {
+	return PASSAGE_FEATURES.map(name => f[name]);
+}
+
+export { linear as linearScore };

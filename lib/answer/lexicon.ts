@@ -1,0 +1,48 @@
+/**
+ * The related-words lexicon of each locale, for passage scoring (evidence.ts): English reads the
+ * compact word vectors (lib/text/word-vectors.ts) and the WordNet synonyms and derivations
+ * (lib/text/related-words.ts) shipped in assets/, a pair of terms being as related as the stronger
+ * of the two says; Spanish has neither, and relies on shared word stems alone. Loaded once per
+ * process, on first use.
+ */
+import * as path from "node:path";
+import type { Locale } from "../text/tokenize";
+import { readRelatedWords, RelatedWords } from "../text/related-words";
+import { readWordVectors, vectorRelatedness, WordVectors } from "../text/word-vectors";
+import type { RelatednessFn } from "./evidence";
+
+const ENGLISH_VECTORS = path.resolve(__dirname, "../../assets/word-vectors.en.bin");
+const ENGLISH_RELATED_WORDS = path.resolve(__dirname, "../../assets/related-words.en.bin");
+
+export interface Lexicon {
+	/** Relatedness of two analysed terms in [0, 1]. */
+	related?: RelatednessFn;
+	/** Frequency rank of a term in general use (0 = most common); undefined for a rare or unknown term. */
+	rank?: (term: string) => number | undefined;
+}
+
+let english: { vectors?: WordVectors; words?: RelatedWords } | undefined;
+
+/** Loads the English vectors and related words now (the chat service does at start, so the first question is not slower). */
+export function loadLexicons(): void {
+	if (english) return;
+	english = { vectors: readWordVectors(ENGLISH_VECTORS), words: readRelatedWords(ENGLISH_RELATED_WORDS) };
+}
+
+/** Which resources a lexicon uses (all by default; the benchmark measures each one's part). */
+export interface LexiconParts {
+	vectors?: boolean;
+	relatedWords?: boolean;
+}
+
+/** The lexicon of the locale; empty when the locale has none. */
+export function lexiconFor(locale: Locale, parts: LexiconParts = {}): Lexicon {
+	if (locale !== "en") return {};
+	loadLexicons();
+	const vectors = parts.vectors === false ? undefined : english?.vectors;
+	const words = parts.relatedWords === false ? undefined : english?.words;
+	const byVectors = vectors ? vectorRelatedness(vectors) : undefined;
+	const signals = [byVectors, words && ((a: string, b: string) => words.relatedness(a, b))].filter((f): f is RelatednessFn => f !== undefined);
+	const related: RelatednessFn | undefined = signals.length === 0 ? undefined : signals.length === 1 ? signals[0] : (a, b) => Math.max(signals[0](a, b), signals[1](a, b));
+	return { ...(related ? { related } : {}), ...(vectors ? { rank: (term: string) => vectors.rank(term) } : {}) };
+}

@@ -1,0 +1,188 @@
+/**
+ * Candidate answer passages from retrieved chunks: every span of up to `MAX_SPAN_UNITS` adjacent
+ * sentences of a chunk, and every list (a run of short lines: list items, table rows) kept whole
+ * with the line that introduces it. Spans never leave their chunk, so a passage always sits under
+ * one heading of one source, which is what it cites.
+ *
+ * A line that announces what follows ("Connecting through a proxy is possible by:") is also a
+ * candidate with the lines it introduces, and so is a list that runs to its chunk's end, with the
+ * list's continuation at the start of the next chunk of the same section when that chunk was
+ * retrieved too: a list cut by the chunker is answered whole.
+ *
+ * A Q&A pair is one passage: its answer, matched on question and answer together.
+ */
+import type { Chunk } from "../retrieval/chunker";
+import type { SearchHit } from "../retrieval/vector-index";
+import { analyze, Locale, splitSentences } from "../text/tokenize";
+
+/** Longest span of adjacent sentences considered as one answer. */
+export const MAX_SPAN_UNITS = 3;
+/** A list passage stops growing at this many items. */
+const MAX_LIST_ITEMS = 12;
+/** A line this short, holding one sentence or none, can be a list item or a table row. */
+const LIST_LINE_MAX_CHARS = 180;
+const MIN_LIST_ITEMS = 3;
+/** A paragraph up to this long is also a candidate as a whole. */
+const MAX_LINE_CHARS = 600;
+/** A line announcing what follows takes at most this many characters of the lines after it. */
+const LEAD_IN_FOLLOW_CHARS = 600;
+const LEAD_IN = /:\s*$/;
+
+export interface Passage {
+	chunk: Chunk;
+	/** Rank of the chunk in the retrieval results, from 0. */
+	hitRank: number;
+	/** Retrieval score of the chunk (comparable only within one result list). */
+	hitScore: number;
+	/** The sentences or lines of the passage, in reading order. */
+	parts: string[];
+	/** Line breaks between parts (a list's items, a table's rows) are kept when rendered. */
+	lineBreaks: boolean[];
+	terms: Set<string>;
+	/** The analysed terms in reading order (for the proximity of matched words). */
+	sequence: string[];
+	/** A whole list or table rather than a span of sentences. */
+	isList: boolean;
+	/** A Q&A pair's answer. */
+	isQa: boolean;
+	/** The sentence right after the span in the same paragraph, if any (an answer may take it along). */
+	following?: string;
+}
+
+interface Unit {
+	text: string;
+	line: number;
+	terms: string[];
+}
+
+function unitsOf(chunk: Chunk, locale: Locale): Unit[] {
+	const units: Unit[] = [];
+	chunk.text.split("\n").forEach((line, lineIndex) => {
+		for (const sentence of splitSentences(line)) units.push({ text: sentence, line: lineIndex, terms: analyze(sentence, locale) });
+	});
+	return units;
+}
+
+function passage(hit: SearchHit, hitRank: number, units: Unit[], isList: boolean, next?: Unit): Passage {
+	const sequence = units.flatMap(u => u.terms);
+	return {
+		chunk: hit.chunk,
+		hitRank,
+		hitScore: hit.score,
+		parts: units.map(u => u.text),
+		lineBreaks: units.map((u, i) => i > 0 && u.line !== units[i - 1].line),
+		terms: new Set(sequence),
+		sequence,
+		isList,
+		isQa: false,
+		...(next && next.line === units[units.length - 1].line ? { following: next.text } : {})
+	};
+}
+
+/** Runs of at least `MIN_LIST_ITEMS` short one-sentence lines, with a lead-in line ending in ":" if one precedes. */
+function listRuns(units: Unit[]): Unit[][] {
+	const byLine = new Map<number, Unit[]>();
+	for (const unit of units) byLine.set(unit.line, [...(byLine.get(unit.line) ?? []), unit]);
+	const lines = [...byLine.entries()].sort((a, b) => a[0] - b[0]);
+	const runs: Unit[][] = [];
+	let run: Unit[] = [];
+	const close = (index: number) => {
+		if (run.length >= MIN_LIST_ITEMS) {
+			const before = lines[index - run.length - 1]?.[1];
+			const lead = before && before.length === 1 && /:\s*$/.test(before[0].text) ? before : [];
+			runs.push([...lead, ...run.slice(0, MAX_LIST_ITEMS)]);
+		}
+		run = [];
+	};
+	lines.forEach(([, lineUnits], index) => {
+		const short = lineUnits.length === 1 && lineUnits[0].text.length <= LIST_LINE_MAX_CHARS;
+		if (short) run.push(lineUnits[0]);
+		else close(index);
+	});
+	close(lines.length);
+	return runs;
+}
+
+/** The opening lines of the next chunk of the same section, if it was retrieved too (a list the chunker cut). */
+function continuationOf(hit: SearchHit, byPosition: ReadonlyMap<string, SearchHit>, locale: Locale): Unit[] {
+	const next = byPosition.get(`${hit.chunk.sourceId}\u0000${hit.chunk.ordinal + 1}`);
+	if (!next || (next.chunk.heading ?? "") !== (hit.chunk.heading ?? "")) return [];
+	const units = unitsOf(next.chunk, locale).map(u => ({ ...u, line: u.line + CONTINUED_LINE }));
+	return takeLines(units, LEAD_IN_FOLLOW_CHARS);
+}
+
+/** Line numbers of a continuation chunk are shifted past any real line of the chunk before it. */
+const CONTINUED_LINE = 1_000_000;
+
+/** Whole lines from the start of `units`, at most `maxChars` long together (at least one line). */
+function takeLines(units: readonly Unit[], maxChars: number): Unit[] {
+	const out: Unit[] = [];
+	let length = 0;
+	for (const unit of units) {
+		const newLine = out.length > 0 && unit.line !== out[out.length - 1].line;
+		if (newLine && length + unit.text.length > maxChars) break;
+		if (out.length >= MAX_LIST_ITEMS * 2) break;
+		out.push(unit);
+		length += unit.text.length + 1;
+	}
+	return out;
+}
+
+function withSequence(sequence: string[]): { terms: Set<string>; sequence: string[] } {
+	return { terms: new Set(sequence), sequence };
+}
+
+/** Every candidate passage of the hits, best-ranked chunk first. */
+export function passagesOf(hits: readonly SearchHit[], locale: Locale): Passage[] {
+	const out: Passage[] = [];
+	const byPosition = new Map(hits.map(hit => [`${hit.chunk.sourceId}\u0000${hit.chunk.ordinal}`, hit]));
+	hits.forEach((hit, hitRank) => {
+		const { chunk } = hit;
+		if (chunk.kind === "qa" && chunk.answer) {
+			out.push({
+				chunk,
+				hitRank,
+				hitScore: hit.score,
+				parts: [chunk.answer],
+				lineBreaks: [false],
+				...withSequence(analyze(`${chunk.question ?? ""}\n${chunk.answer}`, locale)),
+				isList: false,
+				isQa: true
+			});
+			return;
+		}
+		const units = unitsOf(chunk, locale);
+		// A whole line (a paragraph, a list item, a table row) is a candidate even past MAX_SPAN_UNITS sentences.
+		const byLine = new Map<number, Unit[]>();
+		for (const unit of units) byLine.set(unit.line, [...(byLine.get(unit.line) ?? []), unit]);
+		for (const lineUnits of byLine.values()) {
+			if (lineUnits.length > MAX_SPAN_UNITS && lineUnits.reduce((n, u) => n + u.text.length, 0) <= MAX_LINE_CHARS) out.push(passage(hit, hitRank, lineUnits, false));
+		}
+		// Spans stay within one line: a paragraph, a list item or a table row is one thought.
+		for (let start = 0; start < units.length; start++) {
+			for (let length = 1; length <= MAX_SPAN_UNITS && start + length <= units.length; length++) {
+				if (units[start + length - 1].line !== units[start].line) break;
+				out.push(passage(hit, hitRank, units.slice(start, start + length), false, units[start + length]));
+			}
+		}
+		for (const run of listRuns(units)) {
+			const atEnd = run[run.length - 1] === units[units.length - 1];
+			const continued = atEnd ? continuationOf(hit, byPosition, locale) : [];
+			if (run.length > MAX_SPAN_UNITS || continued.length > 0) out.push(passage(hit, hitRank, [...run, ...continued], true));
+		}
+		// A line announcing what follows, with the lines it introduces.
+		units.forEach((unit, i) => {
+			if (!LEAD_IN.test(unit.text) || (i + 1 < units.length && units[i + 1].line === unit.line)) return;
+			const after = takeLines(units.slice(i + 1), LEAD_IN_FOLLOW_CHARS);
+			const reachesEnd = i + 1 + after.length === units.length;
+			const introduced = [...after, ...(reachesEnd ? continuationOf(hit, byPosition, locale) : [])];
+			if (introduced.length > 0) out.push(passage(hit, hitRank, [unit, ...introduced], true));
+		});
+	});
+	return out;
+}
+
+/** The passage as answer text: parts joined by spaces, list items and rows by line breaks. */
+export function renderPassage(p: Pick<Passage, "parts" | "lineBreaks">): string {
+	return p.parts.map((part, i) => (i === 0 ? part : (p.lineBreaks[i] ? "\n" : " ") + part)).join("");
+}

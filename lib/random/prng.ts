@@ -1,0 +1,14 @@
+/**
+ * Deterministic PRNG (mulberry32): every benchmark run measures the same corpus, and every fuzz run
+ * sends the same requests, so a failure found once is found again.
+ */
+export function prng(seed: number): () => number {
+	let a = seed >>> 0;
+	return () => {
+		a = (a + 0x6d2b79f5) >>> 0;
+		let t = a;
+		t = Math.imul(t ^ (t >>> 15), t | 1);
+		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+	};
+}

@@ -1,0 +1,139 @@
+import { expectedAnswerType, holdsAnswerType } from "../../lib/answer/answer-type";
+import { extractiveAnswer, weighEvidence } from "../../lib/answer/extractive";
+import { formRelatedness } from "../../lib/answer/evidence";
+import { parseQuestion } from "../../lib/answer/question";
+import { weightedQuestion } from "../../lib/answer/follow-up";
+import { Chunk, chunkSources, ChunkSource } from "../../lib/retrieval/chunker";
+import { GenerationIndex } from "../../lib/retrieval/embedded-generation";
+import { vectorizeChunks, vectorizeQuery } from "../../lib/retrieval/vectorize";
+import type { SearchHit } from "../../lib/retrieval/vector-index";
+import type { Locale } from "../../lib/text/tokenize";
+
+async function retrieve(sources: ChunkSource[], question: string, locale: Locale): Promise<SearchHit[]> {
+	const index = new GenerationIndex();
+	for (const item of await vectorizeChunks(chunkSources(sources), { locale })) index.add(item);
+	return index.search(await vectorizeQuery(question, { locale }), 16);
+}
+
+const page = (sourceId: string, text: string, locale: Locale = "en"): ChunkSource => ({
+	chatbotId: "bot",
+	sourceId,
+	kind: "url",
+	title: sourceId,
+	url: `https://shop.test/${locale}/${sourceId}`,
+	text
+});
+
+describe("expected answer type", () => {
+	test.each([
+		["How much does the Pro plan cost per month?", "en", "money"],
+		["What does a spare lid cost?", "en", "money"],
+		["How long is a conversation kept?", "en", "duration"],
+		["How often does the sweep run?", "en", "frequency"],
+		["What hours is support open?", "en", "clock"],
+		["How many chatbots can I own?", "en", "number"],
+		["What is the maximum file size?", "en", "number"],
+		["Which attribute names the chatbot?", "en", undefined],
+		["¿Cuánto cuesta el plan Pro al mes?", "es", "money"],
+		["¿Cuánto tiempo dura una sesión?", "es", "duration"],
+		["¿Cada cuánto se revisa?", "es", "frequency"],
+		["¿A qué hora abre el soporte?", "es", "clock"],
+		["¿Cuántas URL admite una sesión?", "es", "number"],
+		["¿Qué pasa si pierdo el enlace?", "es", undefined]
+	] as const)("%s → %s", (question, locale, type) => {
+		expect(expectedAnswerType(question, locale)).toBe(type);
+	});
+
+	test("a passage holds a price, a duration, a time or a number, or does not", () => {
+		expect(holdsAnswerType("Replacement lids cost 14 euros.", "money", "en")).toBe(true);
+		expect(holdsAnswerType("Pro: 10 chatbots, 1,000 pages, 5,000 messages a month.", "money", "en")).toBe(false);
+		expect(holdsAnswerType("Conversations are kept for a day after their last message.", "duration", "en")).toBe(true);
+		expect(holdsAnswerType("Conversations are kept after their last message.", "duration", "en")).toBe(false);
+		expect(holdsAnswerType("It answers between 08:15 and 16:45.", "clock", "en")).toBe(true);
+		expect(holdsAnswerType("La sesión dura 72 horas.", "duration", "es")).toBe(true);
+		expect(holdsAnswerType("El plan Pro cuesta 20 €.", "money", "es")).toBe(true);
+		expect(holdsAnswerType("The text layer of every page.", "number", "en")).toBe(false);
+	});
+
+});
+
+describe("follow-up questions", () => {
+	test("an elliptical follow-up keeps the kind of answer asked before; one with its own question word does not", () => {
+		expect(weightedQuestion("and the sandbox?", ["How many messages does a demo session answer?"], "en").expects).toBe("number");
+		expect(weightedQuestion("¿y el modo de prueba?", ["¿Cuántos mensajes responde una sesión?"], "es").expects).toBe("number");
+		const place = weightedQuestion("Where do orders ship from?", ["How long is the warranty?"], "en");
+		expect(place.usedContext).toBe(true);
+		expect(place.expects).toBeUndefined();
+		expect(weightedQuestion("¿Dónde se envían los pedidos?", ["¿Cuánto dura la garantía?"], "es").expects).toBeUndefined();
+	});
+});
+
+describe("names in a question", () => {
+	test.each([
+		["What does a replacement lid for the Aurora cost?", "en", ["aurora"]],
+		["Does on-finished work with HTTP/2 streams?", "en", ["http", "2"]],
+		["Is the Zephyr-9 warranty longer than two years?", "en", ["zephyr-9", "zephyr", "9"]],
+		["Does the tool server accept OAuth tokens?", "en", ["oauth"]],
+		["Where should the script tag go?", "en", []],
+		["¿El servidor MCP admite autenticación con OAuth?", "es", ["mcp", "oauth"]],
+		["¿Cuánto dura la garantía?", "es", []]
+	] as const)("%s → %j", (question, locale, names) => {
+		expect(parseQuestion(question, locale).names).toEqual(names);
+	});
+
+	test("a passage that lacks a name the question writes is read as missing it", () => {
+		const lids: Chunk = { id: "n1", chatbotId: "bot", sourceId: "notes", ordinal: 0, text: "Replacement lids for the Zephyr-9 cost 14 euros.", title: "Service notes", kind: "text" };
+		const aurora: Chunk = { ...lids, id: "n2", ordinal: 1, text: "The Aurora kettle was made in a batch of 4,812 units." };
+		const hits = [{ chunk: lids, score: 2 }, { chunk: aurora, score: 1 }];
+		expect(weighEvidence({ question: "What does a replacement lid for the Aurora cost?", locale: "en", hits }).features.missingName).toBe(1);
+		expect(weighEvidence({ question: "What does a replacement lid for the Zephyr-9 cost?", locale: "en", hits }).features.missingName).toBe(0);
+	});
+});
+
+describe("word forms", () => {
+	test("derivations and compounds relate; unrelated words and numbers do not", () => {
+		expect(formRelatedness("pars", "parser")).toBeGreaterThan(0);
+		expect(formRelatedness("bot", "chatbot")).toBeGreaterThan(0);
+		expect(formRelatedness("reclam", "reclamacion")).toBeGreaterThan(0);
+		expect(formRelatedness("cost", "custom")).toBe(0);
+		expect(formRelatedness("10", "100")).toBe(0);
+	});
+});
+
+describe("passage answers", () => {
+	const plans = page(
+		"plans",
+		[
+			"# Plans",
+			"Plan | Chatbots | Messages a month",
+			"Free | 3 | 100",
+			"Pro | 10 | 5,000",
+			"Business | 50 | 40,000",
+			"",
+			"# Support",
+			"Our team is based in Leeds. The help desk answers on weekdays between 09:00 and 17:00."
+		].join("\n")
+	);
+
+	test("declines a near miss that asks for a price the page does not give", async () => {
+		const question = "How much does the Pro plan cost per month?";
+		const answer = extractiveAnswer({ question, locale: "en", hits: await retrieve([plans], question, "en") });
+		expect(answer.answered).toBe(false);
+		expect(answer.citations).toEqual([]);
+	});
+
+	test("a passage without the expected kind of answer ranks below one with it", async () => {
+		const question = "What hours is the help desk open?";
+		const evidence = weighEvidence({ question, locale: "en", hits: await retrieve([plans], question, "en") });
+		expect(evidence.best?.passage.parts.join(" ")).toContain("09:00 and 17:00");
+		expect(evidence.best?.features.typeMissing).toBe(0);
+	});
+
+	test("drops opening sentences that hold none of the question's words", async () => {
+		const source = page("care", "Our kettles are built to last. The descaling interval is eleven weeks. Rinse after descaling.");
+		const question = "What is the descaling interval?";
+		const answer = extractiveAnswer({ question, locale: "en", hits: await retrieve([source], question, "en") });
+		expect(answer.answered).toBe(true);
+		expect(answer.text.startsWith("The descaling interval is eleven weeks.")).toBe(true);
+	});
+});
