@@ -376,22 +376,52 @@
 		});
 	}
 
-	function boot() {
-		fetch(api, { mode: "cors", credentials: "omit", headers: { Accept: "application/json" } })
+	/** Waits before each new try of the info call (ms); a slow or dropped first call is not the end. */
+	var INFO_RETRY_DELAYS = [1000, 3000, 6000];
+	var INFO_TIMEOUT_MS = 10000;
+
+	function boot(attempt) {
+		var controller = typeof AbortController === "function" ? new AbortController() : null;
+		var timer = controller && setTimeout(function () {
+			controller.abort();
+		}, INFO_TIMEOUT_MS);
+		fetch(api, { mode: "cors", credentials: "omit", headers: { Accept: "application/json" }, signal: controller ? controller.signal : undefined })
 			.then(function (response) {
-				if (!response.ok) throw new Error("HTTP " + response.status);
+				if (!response.ok) {
+					var error = new Error("HTTP " + response.status);
+					// An unknown chatbot stays unknown; anything else (a timeout, a busy or restarting server) may pass.
+					error.final = response.status === 404;
+					throw error;
+				}
 				return response.json();
 			})
-			.then(start)
-			.catch(function (e) {
-				if (pageMode) {
-					var mount = document.querySelector("[data-chatbot-root]") || document.body;
-					mount.textContent = COPY[document.documentElement.lang === "es" ? "es" : "en"].network;
+			.then(
+				function (info) {
+					clearTimeout(timer);
+					start(info);
+				},
+				// Only the call and its JSON are retried; a fault while drawing is not hidden by a retry.
+				function (e) {
+					clearTimeout(timer);
+					if (!e.final && attempt < INFO_RETRY_DELAYS.length) {
+						setTimeout(function () {
+							boot(attempt + 1);
+						}, INFO_RETRY_DELAYS[attempt]);
+						return;
+					}
+					if (pageMode) {
+						var mount = document.querySelector("[data-chatbot-root]") || document.body;
+						var words = COPY[document.documentElement.lang === "es" ? "es" : "en"];
+						mount.textContent = e.final ? words.gone : words.network;
+					}
+					if (window.console) console.warn("Chatbot widget for " + slug + " did not load:", e && e.message);
 				}
-				if (window.console) console.warn("Chatbot widget for " + slug + " did not load:", e && e.message);
-			});
+			);
 	}
 
-	if (document.body) boot();
-	else document.addEventListener("DOMContentLoaded", boot);
+	if (document.body) boot(0);
+	else
+		document.addEventListener("DOMContentLoaded", function () {
+			boot(0);
+		});
 })();

@@ -7,7 +7,7 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import puppeteer, { Browser, HTTPResponse, Page, Viewport } from "puppeteer-core";
+import puppeteer, { Browser, ConsoleMessage, HTTPRequest, HTTPResponse, Page, Viewport } from "puppeteer-core";
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
@@ -88,4 +88,37 @@ export const mainText = (tab: Page) => tab.$eval("main", main => (main as HTMLEl
 export async function screenshot(tab: Page, dir: string, name: string, viewport: Viewport): Promise<void> {
 	await tab.screenshot({ path: path.join(dir, `${name}-${viewport.width}.png`), fullPage: true });
 	expect(await tab.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+}
+
+/**
+ * Opens a page that carries the chat widget (the chat link, or a site with the snippet) and waits
+ * for the widget's input. The widget draws it after its info call answers (tried again when it
+ * fails), so when it never appears the error says what the page shows, what the info calls answered and what the console said,
+ * instead of only "timed out". Returns the page's own response.
+ */
+export async function openChatPage(tab: Page, url: string, timeoutMs = 30_000): Promise<HTTPResponse | null> {
+	const seen: string[] = [];
+	const onResponse = (response: HTTPResponse) => {
+		if (/\/api\/chat\/[^/]+$/.test(new URL(response.url()).pathname)) seen.push(`${response.status()} ${response.url()}`);
+	};
+	const onFailure = (request: HTTPRequest) => seen.push(`failed ${request.url()}: ${request.failure()?.errorText}`);
+	const onConsole = (message: ConsoleMessage) => seen.push(`console ${message.type()}: ${message.text()}`);
+	tab.on("response", onResponse);
+	tab.on("requestfailed", onFailure);
+	tab.on("console", onConsole);
+	try {
+		const response = await tab.goto(url, { waitUntil: "load" });
+		// Polled, not `waitForSelector`: on the chat link the widget attaches its shadow root to an
+		// element already in the page, which is no DOM mutation, so a selector wait that missed the
+		// input at its first look would sleep until its timeout.
+		await tab.waitForFunction(() => Array.from(document.querySelectorAll("*")).some(el => el.shadowRoot?.querySelector(".input")), { polling: 100, timeout: timeoutMs });
+		return response;
+	} catch (err) {
+		const shown = await tab.evaluate(() => document.body?.innerText ?? "").catch(() => "(page not readable)");
+		throw new Error(`The chat input did not appear on ${url}. Page text: ${JSON.stringify(shown)}; seen: ${JSON.stringify(seen)}`, { cause: err });
+	} finally {
+		tab.off("response", onResponse);
+		tab.off("requestfailed", onFailure);
+		tab.off("console", onConsole);
+	}
 }

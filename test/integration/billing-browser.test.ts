@@ -19,7 +19,7 @@ import { PLANS } from "../../lib/accounts/plans";
 import type { AccountView } from "../../lib/accounts/views";
 import type { Chatbot } from "../../lib/chatbots/model";
 import { startApp, TestApp } from "../helpers/app";
-import { Chromium, clickAndWait, DESKTOP, launchChromium, openPage as openTab, OpenedPage as Tab, PHONE, screenshot as screenshotFits } from "../helpers/chromium";
+import { Chromium, clickAndWait, DESKTOP, launchChromium, openChatPage, openPage as openTab, OpenedPage as Tab, PHONE, screenshot as screenshotFits } from "../helpers/chromium";
 import { signUp } from "../helpers/mcp-http";
 import { billingEnv, deliverEvent, StripeStandIn, startStripeStandIn, stripeEvent, stripeInvoice, stripeSubscription, TEST_PRICES } from "../helpers/stripe-stand-in";
 
@@ -167,11 +167,7 @@ describe.each([
 
 		// A visitor of the paused chatbot's chat link is told, in the widget, that it is paused.
 		const visitor = await openTab(chromium, viewport);
-		await visitor.page.goto(`${app.baseUrl}/c/${bots[1].slug}`, { waitUntil: "load" });
-		await visitor.page.waitForSelector("pierce/.input").catch(async (err: unknown) => {
-			// The widget shows its network notice instead of the input when the chat info call failed: say which.
-			throw new Error(`The chat page showed no input; its text: ${await visitor.page.evaluate(() => document.body.innerText)}`, { cause: err });
-		});
+		await openChatPage(visitor.page, `${app.baseUrl}/c/${bots[1].slug}`);
 		await visitor.page.type("pierce/.input", "Can I rent a bike tomorrow?");
 		await visitor.page.keyboard.press("Enter");
 		const said = await visitor.page.waitForFunction(

@@ -8,7 +8,7 @@
 import type { Browser, Page } from "puppeteer-core";
 import { startApp, TestApp } from "../helpers/app";
 import { DemoClient } from "../helpers/chat-client";
-import { Chromium, launchChromium } from "../helpers/chromium";
+import { Chromium, launchChromium, openChatPage } from "../helpers/chromium";
 import { html, LoopbackSite, startSite } from "../helpers/loopback-site";
 import { eventually } from "../helpers/processes";
 
@@ -106,10 +106,9 @@ async function askInPage(page: Page, question: string): Promise<{ text: string; 
 
 it("the chat link answers a typed question with the fact and a link to its source, on a phone-sized screen", async () => {
 	const page = await newPage();
-	const response = await page.goto(english.demo.chat_url, { waitUntil: "load" });
+	const response = await openChatPage(page, english.demo.chat_url);
 	expect(response?.status()).toBe(200);
 	expect(response?.headers()["content-security-policy"]).toContain("script-src 'self'");
-	await page.waitForSelector("pierce/.input");
 	expect(await page.$eval("pierce/.msg.bot .text", el => el.textContent)).toBe("Hi! Ask me anything about this content.");
 	expect(await page.$eval("pierce/.input", el => (el as HTMLInputElement).placeholder)).toBe("Ask a question…");
 
@@ -128,8 +127,7 @@ it("the chat link answers a typed question with the fact and a link to its sourc
 
 it("shows answers that contain markup as text, without running or rendering it", async () => {
 	const page = await newPage();
-	await page.goto(english.demo.chat_url, { waitUntil: "load" });
-	await page.waitForSelector("pierce/.input");
+	await openChatPage(page, english.demo.chat_url);
 	const answer = await askInPage(page, "What is the support code?");
 	expect(answer.text).toContain("4711");
 	expect(answer.text).toContain('<img src=x onerror="window.injectedByAnswer=1">');
@@ -181,8 +179,7 @@ it("the embed snippet on another site adds a bubble that opens a chat, answers, 
 
 it("a Spanish chatbot's chat page speaks Spanish", async () => {
 	const page = await newPage();
-	await page.goto(spanish.demo.chat_url, { waitUntil: "load" });
-	await page.waitForSelector("pierce/.input");
+	await openChatPage(page, spanish.demo.chat_url);
 	expect(await page.$eval("html", el => el.getAttribute("lang"))).toBe("es");
 	expect(await page.$eval("pierce/.input", el => (el as HTMLInputElement).placeholder)).toBe("Escribe una pregunta…");
 	expect(await page.$eval("pierce/.send", el => el.textContent)).toBe("Enviar");
@@ -197,8 +194,7 @@ it("a chatbot that has not finished its first training says so instead of answer
 	const learning = await DemoClient.create(app.baseUrl);
 	expect((await learning.addText("The shop opens at ten.")).status).toBe(200);
 	const page = await newPage();
-	await page.goto(learning.demo.chat_url, { waitUntil: "load" });
-	await page.waitForSelector("pierce/.input");
+	await openChatPage(page, learning.demo.chat_url);
 	const notice = "This chatbot is still learning its sources. Please try again in a moment.";
 	expect(await page.$eval("pierce/.notice", el => el.textContent)).toBe(notice);
 	const reply = await askInPage(page, "When does the shop open?");
@@ -212,5 +208,37 @@ it("an unknown chat link shows the designed 404 page", async () => {
 	const response = await page.goto(`${app.baseUrl}/c/nosuchslug000`, { waitUntil: "load" });
 	expect(response?.status()).toBe(404);
 	expect(response?.headers()["content-type"]).toMatch(/^text\/html/);
+	await page.close();
+});
+
+it("a dropped or failed first info call is tried again, so a visitor still gets the chat; a chatbot that is gone is said so at once", async () => {
+	const page = await newPage();
+	await page.setRequestInterception(true);
+	const infoCalls: string[] = [];
+	page.on("request", request => {
+		const isInfo = /\/api\/chat\/[^/]+$/.test(new URL(request.url()).pathname);
+		if (!isInfo) return void request.continue();
+		infoCalls.push(request.url());
+		// The first call is dropped as a flaky network would, the second answers 503 as a restarting server; the third goes through.
+		if (infoCalls.length === 1) return void request.abort("connectionreset");
+		if (infoCalls.length === 2) return void request.respond({ status: 503, contentType: "application/json", body: '{"ok":false,"error":{"type":"unavailable","message":"Restarting."}}' });
+		return void request.continue();
+	});
+	await openChatPage(page, english.demo.chat_url);
+	expect(infoCalls).toHaveLength(3);
+	expect((await askInPage(page, "How long is the warranty?")).text).toContain("37 months");
+
+	// The chatbot's info answers 404 (it expired after the page was served): no retries, the page says so.
+	infoCalls.length = 0;
+	page.removeAllListeners("request");
+	page.on("request", request => {
+		if (!/\/api\/chat\/[^/]+$/.test(new URL(request.url()).pathname)) return void request.continue();
+		infoCalls.push(request.url());
+		return void request.respond({ status: 404, contentType: "application/json", body: '{"ok":false,"error":{"type":"not_found","message":"No live chatbot has this slug."}}' });
+	});
+	await page.goto(english.demo.chat_url, { waitUntil: "load" });
+	await page.waitForFunction(() => document.body.innerText.includes("This chatbot is no longer available."));
+	await new Promise(resolve => setTimeout(resolve, 1_500)); // longer than the first retry delay
+	expect(infoCalls).toHaveLength(1);
 	await page.close();
 });
