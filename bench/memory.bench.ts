@@ -5,9 +5,8 @@
  *    - bare node:http (anchor: what any Node server costs);
  *    - `npm start` as it is (npm → tsx CLI → node with tsx hooks, plus esbuild);
  *    - `node --import tsx bin/start.ts`: the same app in one process, still compiling on the fly;
- *    - compiled JavaScript: this benchmark compiles the project with tsc into a temporary
- *      directory and runs `node bin/start.js` (a stand-in for the production build of the
- *      "Deployable and survivable" issue until that lands).
+ *    - the production start: the build of `npm run build`, made into a temporary directory, run
+ *      as `npm run start:prod` runs it (`node bin/start.js` in the build).
  * 2. A million distinct client addresses, one request each, on the `demo-api` budget: heap held
  *    afterwards by the gateway's limiter, beside rate-limiter-flexible's memory limiter that it
  *    replaced (memory/limiter-flood.ts, each in a process of its own).
@@ -31,13 +30,15 @@ export interface MemoryResult {
 	flood: Array<{ limiter: string; addresses: number; heapHeldMb: number; seconds: number }>;
 }
 
-/** The project compiled by tsc into a temporary directory, with the files it reads beside it. */
-async function compiled(): Promise<{ dir: string; remove(): void }> {
-	const dir = fs.mkdtempSync(path.join(os.tmpdir(), "cbb-compiled-"));
-	await run$(process.execPath, [path.join(ROOT, "node_modules/typescript/bin/tsc"), "-p", path.join(ROOT, "tsconfig.json"), "--noEmit", "false", "--outDir", dir], { cwd: ROOT, maxBuffer: 16 << 20 });
-	// Plain JavaScript the compiler does not copy, and what the code reads relative to itself.
-	fs.copyFileSync(path.join(ROOT, "lib/workers/worker-entry.js"), path.join(dir, "lib/workers/worker-entry.js"));
-	for (const name of ["assets", "docs", "node_modules", "package.json"]) fs.symlinkSync(path.join(ROOT, name), path.join(dir, name));
+/**
+ * The production build (`npm run build`: tsc with tsconfig.build.json, then the files the code reads
+ * at run time copied beside it) made into a temporary directory, so an operator's dist/ is left alone.
+ */
+async function productionBuild(): Promise<{ dir: string; remove(): void }> {
+	const dir = fs.mkdtempSync(path.join(os.tmpdir(), "cbb-build-"));
+	await run$(process.execPath, [path.join(ROOT, "node_modules/typescript/bin/tsc"), "-p", path.join(ROOT, "tsconfig.build.json"), "--outDir", dir], { cwd: ROOT, maxBuffer: 16 << 20 });
+	await run$(process.execPath, [path.join(ROOT, "scripts/copy-build-files.js"), dir], { cwd: ROOT });
+	for (const name of ["node_modules", "package.json"]) fs.symlinkSync(path.join(ROOT, name), path.join(dir, name));
 	return { dir, remove: () => fs.rmSync(dir, { recursive: true, force: true }) };
 }
 
@@ -59,9 +60,9 @@ export async function run(): Promise<MemoryResult> {
 	const npm = path.join(path.dirname(node), "npm");
 	idle.push({ start: "npm start (npm → tsx → node)", memory: await idleMemory(fs.existsSync(npm) ? npm : "npm", ["start"], { cwd: ROOT, healthPath: "/v2/health" }) });
 	idle.push({ start: "node --import tsx bin/start.ts", memory: await idleMemory(node, ["--import", "tsx", "bin/start.ts"], { cwd: ROOT, healthPath: "/v2/health" }) });
-	const build = await compiled();
+	const build = await productionBuild();
 	try {
-		idle.push({ start: "node bin/start.js (tsc output)", memory: await idleMemory(node, ["bin/start.js"], { cwd: build.dir, healthPath: "/v2/health" }) });
+		idle.push({ start: "npm run build, then node dist/bin/start.js (start:prod)", memory: await idleMemory(node, ["bin/start.js"], { cwd: build.dir, healthPath: "/v2/health" }) });
 	} finally {
 		build.remove();
 	}

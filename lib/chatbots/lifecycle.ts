@@ -53,7 +53,18 @@ export function queuedCrawl(startUrl: string, maxPages: number, thenTrain: boole
 
 /** Asks for training up to `version` (the sources_version the caller has seen). */
 export function requestTraining(id: string, version: number, now: number): Transition {
-	return { query: { _id: id }, update: { $max: { train_target: version }, $set: { train_pending: true, updated_at: now } } };
+	return { query: { _id: id }, update: withTrainingRequest({ $set: { updated_at: now } }, version) };
+}
+
+/**
+ * The same update, also asking for training up to `version`: a change that should be trained (a
+ * crawl's end, a source added with `train`) and its request are one write, so no reader ever sees
+ * the change with nothing under way in between (which the public status reports as `failed`).
+ */
+export function withTrainingRequest(update: Record<string, unknown>, version: number): Record<string, unknown> {
+	const set = (update.$set ?? {}) as Record<string, unknown>;
+	const max = (update.$max ?? {}) as Record<string, unknown>;
+	return { ...update, $set: { ...set, train_pending: true }, $max: { ...max, train_target: version } };
 }
 
 /** The crawler took the crawl, or counted more pages. */
@@ -68,23 +79,20 @@ export function crawlProgressed(id: string, counts: CrawlCounts, now: number, fa
 
 /**
  * The crawl is over: `done` when it read at least one page, else `failed`. A crawl that asked for
- * training (`then_train`) asks for it up to `sourcesVersion` in the same write, so no reader ever
- * sees a finished crawl with nothing under way in between.
+ * training (`then_train`) asks for it up to `sourcesVersion` in the same write.
  */
 export function crawlEnded(id: string, counts: CrawlCounts, now: number, sourcesVersion: number | null): Transition {
-	const update: Record<string, unknown> = {
+	const update = {
 		$set: {
 			"crawl.status": counts.crawled > 0 ? "done" : "failed",
 			"crawl.found": counts.found,
 			"crawl.crawled": counts.crawled,
 			"crawl.failed": counts.failed,
 			"crawl.updated_at": now,
-			updated_at: now,
-			...(sourcesVersion === null ? {} : { train_pending: true })
+			updated_at: now
 		}
 	};
-	if (sourcesVersion !== null) update.$max = { train_target: sourcesVersion };
-	return { query: { _id: id, "crawl.status": { $in: ["queued", "crawling"] } }, update };
+	return { query: { _id: id, "crawl.status": { $in: ["queued", "crawling"] } }, update: sourcesVersion === null ? update : withTrainingRequest(update, sourcesVersion) };
 }
 
 /**

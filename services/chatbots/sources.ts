@@ -8,6 +8,7 @@ import type { AppConfig } from "../../config";
 import { capRefusal, Consumption, consumeGate, consumptionFor, explainRefusal, releaseUpdate } from "../../lib/chatbots/gates";
 import { newId } from "../../lib/chatbots/ids";
 import { charCount, type Chatbot, type FailureCode, type Source, type SourceKind } from "../../lib/chatbots/model";
+import { withTrainingRequest } from "../../lib/chatbots/lifecycle";
 import { pageCallTimeoutMs } from "../../lib/crawl/deadline";
 import { appError } from "../../lib/errors";
 import { call } from "../call";
@@ -36,12 +37,14 @@ const optionalText = { type: "string", optional: true, nullable: true } as const
  * Stores a source through the gate, read once: a `ready` source consumes its characters now, a
  * `pending` file its file slot now and its characters when extraction completes.
  */
-async function storeSource(self: ChatbotsThis, chatbot: Chatbot, kind: SourceKind, status: "pending" | "ready", fields: SourceFields): Promise<Source> {
+async function storeSource(self: ChatbotsThis, chatbot: Chatbot, kind: SourceKind, status: "pending" | "ready", fields: SourceFields, train = false): Promise<Source> {
 	const now = self.now();
 	const chars = status === "ready" ? charCount(fields.text ?? "") : 0;
 	const consumption = consumptionFor(kind, chars);
 	const gate = consumeGate(chatbot, consumption, now, now);
-	if ((await self.chatbots.update(gate.query, gate.update)) !== 1) {
+	// The gate moves sources_version one on; a source to be trained asks for that version in the same write.
+	const update = train ? withTrainingRequest(gate.update, chatbot.sources_version + 1) : gate.update;
+	if ((await self.chatbots.update(gate.query, update)) !== 1) {
 		throw explainRefusal(await self.chatbots.findOne({ _id: chatbot._id }), consumption, now);
 	}
 	const source: Source = {
@@ -122,7 +125,7 @@ export function sourceActions(config: Readonly<AppConfig>) {
 			async handler(this: ChatbotsThis, ctx: P<AddSourceParams>) {
 				const { id: chatbotId, kind, status, train, owner, ...fields } = ctx.params;
 				const chatbot = await this.requireLive(chatbotId, owner);
-				const source = await storeSource(this, chatbot, kind, status, fields);
+				const source = await storeSource(this, chatbot, kind, status, fields, train);
 				await afterAdd(this, ctx, source, train);
 				return source;
 			}
@@ -141,7 +144,7 @@ export function sourceActions(config: Readonly<AppConfig>) {
 				const refusal = capRefusal(chatbot, consumptionFor("url", 0), this.now());
 				if (refusal) throw refusal;
 				const page = await call<{ finalUrl: string; title: string | null; text: string }>(ctx, "crawler.fetchPage", { url: ctx.params.url }, { timeout: fetchTimeoutMs });
-				const source = await storeSource(this, chatbot, "url", "ready", { url: ctx.params.url, title: page.title, text: page.text });
+				const source = await storeSource(this, chatbot, "url", "ready", { url: ctx.params.url, title: page.title, text: page.text }, ctx.params.train);
 				await afterAdd(this, ctx, source, ctx.params.train);
 				return source;
 			}

@@ -151,6 +151,39 @@ describe("a chatbot built from a website", () => {
 		expect(chatbotState(modify(crawling, crawlEnded(_id, { found: 1, crawled: 1, failed: 0 }, Date.now(), null).update)).phase).toBe("idle");
 	});
 
+	it("never shows a trained-for change with nothing under way: the crawl's end and a source added with train carry their request", async () => {
+		// Every write to the chatbot's document is recorded with the state a reader would see right after it.
+		const service = broker.getLocalService("chatbots") as unknown as { chatbots: { update(q: object, u: object): Promise<number> } };
+		const store = service.chatbots;
+		const original = store.update.bind(store);
+		const phasesSeen: string[] = [];
+		let watched = "";
+		store.update = async (query, update) => {
+			const n = await original(query, update);
+			if ((query as { _id?: string })._id === watched) phasesSeen.push(chatbotState(await load(watched)).phase);
+			return n;
+		};
+		try {
+			// No trainer runs, so each request stays in the data.
+			const crawled = await sandboxFromSite();
+			watched = crawled._id;
+			await call("chatbots.crawlProgress", { id: watched, found: 1, crawled: 0, failed: 0 });
+			await call("chatbots.addSource", { id: watched, kind: "url", status: "ready", url: "https://example.com/", title: "Home", text: "The warranty lasts 37 months." });
+			await call("chatbots.crawlFinished", { id: watched, found: 1, crawled: 1, failed: 0 });
+			expect(phasesSeen.at(-1)).toBe("training");
+			expect(phasesSeen.filter(phase => phase === "idle" || phase === "failed")).toEqual([]);
+
+			const added = await call<Chatbot>("chatbots.create", { kind: "sandbox", locale: "en", limits: LIMITS, ttl_ms: 3_600_000 });
+			watched = added._id;
+			phasesSeen.length = 0;
+			await addText(watched, true);
+			expect(phasesSeen).toEqual(expect.arrayContaining(["training"]));
+			expect(phasesSeen.filter(phase => phase === "idle" || phase === "failed")).toEqual([]);
+		} finally {
+			store.update = original;
+		}
+	});
+
 	it("whose crawl ends while no trainer runs, is trained when a trainer joins (the sweep)", async () => {
 		const { _id } = await sandboxFromSite();
 		await addText(_id);
