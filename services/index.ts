@@ -48,6 +48,16 @@ export const SERVICE_FACTORIES: Record<string, ServiceFactory> = {
 
 /** The schemas to load for a configuration (all services unless SERVICES names some). */
 export function selectServices(config: Readonly<AppConfig>, factories: Record<string, ServiceFactory> = SERVICE_FACTORIES): AnyServiceSchema[] {
-	const names = config.services.length ? config.services : Object.keys(factories);
-	return names.filter(name => factories[name]).map(name => factories[name](config));
+	const names = (config.services.length ? config.services : Object.keys(factories)).filter(name => factories[name]);
+	// The gateway opens its port only once the services of its own process have started, so a caller
+	// that waited for the port or /v2/health never meets a 503 from a neighbour still opening its
+	// files. Services in other processes are not waited for: there the gateway answers 503 until they join.
+	const schemas = names.map(name => factories[name](config));
+	const neighbours = schemas.map(schema => schema.name).filter(name => name !== "gateway");
+	return schemas.map(schema =>
+		schema.name === "gateway" && neighbours.length > 0
+			? // Checked every 20 ms (Moleculer's default is 1 s, which would add up to a second to every start).
+				{ ...schema, dependencies: neighbours, settings: { ...schema.settings, $dependencyInterval: 20 } }
+			: schema
+	);
 }

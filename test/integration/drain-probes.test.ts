@@ -17,6 +17,7 @@ let app: NodeProcess;
 let site: LoopbackSite;
 let baseUrl: string;
 let opsUrl: string;
+let firstCallStatus: number;
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "cbb-drain-"));
 /** The slow page's pending response: the test lets it go once the drain has begun. */
 let held: { res: http.ServerResponse } | undefined;
@@ -54,6 +55,8 @@ beforeAll(async () => {
 		LOG_LEVEL: "info"
 	});
 	await waitForPort(port, 60_000);
+	// The first call a script makes once the port opens (the gateway opens it after its neighbours start).
+	firstCallStatus = (await fetch(`${baseUrl}/api/tools/sessions`, { method: "POST", headers: { "X-Forwarded-For": "198.51.100.7" } })).status;
 	await eventually(async () => ((await fetch(`${opsUrl}/readyz`)).status === 200 ? true : undefined), 60_000, "the process to be ready");
 }, 90_000);
 
@@ -61,6 +64,10 @@ afterAll(async () => {
 	await app?.stop("SIGKILL");
 	await site?.stop();
 	fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+it("answers the first call made as soon as the port opens: every service of the process has started", () => {
+	expect(firstCallStatus).toBe(200);
 });
 
 it("serves liveness, readiness and Prometheus metrics on the operations port", async () => {
