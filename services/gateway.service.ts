@@ -20,7 +20,7 @@ import { createRateLimiter, RateLimiter } from "../lib/http/rate-limiter";
 import { RATE_POLICIES, RatePolicy, RatePolicyName } from "../lib/http/rate-policies";
 import { createValidatorFactory } from "../lib/http/request-validator";
 import { ROUTES } from "../lib/http/routes";
-import { DURATION_BUCKETS, processMetrics } from "../lib/ops/metrics";
+import { CounterSeries, DURATION_BUCKETS, processMetrics } from "../lib/ops/metrics";
 import type { GatewayHandlerName, RouteDef } from "../lib/http/routes/types";
 import { API_VERSION, DEPRECATIONS, DeprecationEntry, deprecationHeaders, findDeprecation, linkHeader } from "../lib/http/versioning";
 import type { GatewayDeps, GatewayHandler, GatewayRequest } from "./gateway/context";
@@ -45,7 +45,26 @@ export interface GatewayOptions {
 const JSON_BODY_LIMIT = "512kb";
 
 const httpRequests = processMetrics.counter("http_requests_total", "HTTP requests answered by the gateway, by method and status.");
-const httpDurations = processMetrics.histogram("http_request_duration_seconds", "Time to answer an HTTP request at the gateway.", DURATION_BUCKETS);
+const httpDurations = processMetrics.histogram("http_request_duration_seconds", "Time to answer an HTTP request at the gateway.", DURATION_BUCKETS).labelled({});
+/** `GET 200` → its series: the counter's label set is found once per method and status, not per request. */
+const requestCounts = new Map<string, CounterSeries>();
+const STARTED = Symbol("started");
+const SLASH = 0x2f;
+
+/** Counts and times the response when it finishes; one shared listener, so no closure per request. */
+function countOnFinish(res: ServerResponse): void {
+	(res as ServerResponse & { [STARTED]: number })[STARTED] = performance.now();
+	res.once("finish", countFinished);
+}
+
+function countFinished(this: ServerResponse & { [STARTED]: number }): void {
+	const method = this.req.method ?? "GET";
+	const key = `${method} ${this.statusCode}`;
+	let series = requestCounts.get(key);
+	if (!series) requestCounts.set(key, (series = httpRequests.labelled({ method, status: String(this.statusCode) })));
+	series.inc();
+	httpDurations.observe((performance.now() - this[STARTED]) / 1000);
+}
 
 /** How often a draining gateway closes the keep-alive connections that went idle. */
 const IDLE_SWEEP_MS = 100;
@@ -226,15 +245,13 @@ export default function createGatewayService(config: Readonly<AppConfig>, option
 			}
 		},
 		methods: {
-			async httpHandler(this: GatewayThis, req: IncomingMessage, res: ServerResponse, next?: () => void) {
+			httpHandler(this: GatewayThis, req: IncomingMessage, res: ServerResponse, next?: () => void) {
 				const greq = req as GatewayRequest;
-				const started = process.hrtime.bigint();
-				res.once("finish", () => {
-					httpRequests.inc({ method: req.method ?? "GET", status: String(res.statusCode) });
-					httpDurations.observe(Number(process.hrtime.bigint() - started) / 1e9);
-				});
-				req.url = originForm(req.url ?? "/");
-				greq.$path = req.url.split("?")[0];
+				countOnFinish(res);
+				let url = req.url ?? "/";
+				if (url.charCodeAt(0) !== SLASH) req.url = url = originForm(url);
+				const query = url.indexOf("?");
+				greq.$path = query === -1 ? url : url.slice(0, query);
 				// HEAD is answered as GET: Node's response already knows the request was HEAD and
 				// drops the body while keeping the headers (ETag, Content-Length).
 				if (req.method === "HEAD") req.method = "GET";

@@ -29,8 +29,16 @@ function labelText(labels: Labels, extra?: [string, string]): string {
 	return `{${pairs.map(([k, v]) => `${k}="${escapeLabel(v)}"`).join(",")}}`;
 }
 
+/** One key per label set, whatever the order of its names (length-prefixed, so no two sets collide). */
 function keyOf(labels: Labels): string {
-	return JSON.stringify(Object.entries(labels).sort(([a], [b]) => (a < b ? -1 : 1)));
+	const names = Object.keys(labels);
+	if (names.length > 1) names.sort();
+	let key = "";
+	for (const name of names) {
+		const value = labels[name];
+		key += `${name.length}:${name}${value.length}:${value}`;
+	}
+	return key;
 }
 
 function numberText(value: number): string {
@@ -40,6 +48,16 @@ function numberText(value: number): string {
 	return String(value);
 }
 
+/** A counter's series for one label set, found once: for hot paths that count the same labels again and again. */
+export interface CounterSeries {
+	inc(by?: number): void;
+}
+
+/** A histogram's series for one label set, found once. */
+export interface HistogramSeriesHandle {
+	observe(value: number): void;
+}
+
 export class Counter {
 	private readonly series = new Map<string, Series>();
 	constructor(
@@ -47,10 +65,18 @@ export class Counter {
 		readonly help: string
 	) {}
 	inc(labels: Labels = {}, by = 1): void {
+		this.seriesOf(keyOf(labels), labels).value += by;
+	}
+	/** The series appears in the output at its first `inc`, as with `inc(labels)`. */
+	labelled(labels: Labels): CounterSeries {
 		const key = keyOf(labels);
-		const found = this.series.get(key);
-		if (found) found.value += by;
-		else this.series.set(key, { labels: { ...labels }, value: by });
+		let found: Series | undefined;
+		return { inc: (by = 1) => void ((found ??= this.seriesOf(key, labels)).value += by) };
+	}
+	private seriesOf(key: string, labels: Labels): Series {
+		let found = this.series.get(key);
+		if (!found) this.series.set(key, (found = { labels: { ...labels }, value: 0 }));
+		return found;
 	}
 	get(labels: Labels = {}): number {
 		return this.series.get(keyOf(labels))?.value ?? 0;
@@ -87,17 +113,25 @@ export class Histogram {
 		private readonly buckets: readonly number[]
 	) {}
 	observe(value: number, labels: Labels = {}): void {
+		this.record(this.seriesOf(keyOf(labels), labels), value);
+	}
+	/** The series appears in the output at its first `observe`, as with `observe(value, labels)`. */
+	labelled(labels: Labels): HistogramSeriesHandle {
 		const key = keyOf(labels);
-		let s = this.series.get(key);
-		if (!s) {
-			s = { labels: { ...labels }, counts: this.buckets.map(() => 0), sum: 0, count: 0 };
-			this.series.set(key, s);
-		}
-		this.buckets.forEach((bound, i) => {
-			if (value <= bound) (s as HistogramSeries).counts[i]++;
-		});
-		s.sum += value;
-		s.count++;
+		let found: HistogramSeries | undefined;
+		return { observe: value => this.record((found ??= this.seriesOf(key, labels)), value) };
+	}
+	private seriesOf(key: string, labels: Labels): HistogramSeries {
+		let found = this.series.get(key);
+		if (!found) this.series.set(key, (found = { labels: { ...labels }, counts: this.buckets.map(() => 0), sum: 0, count: 0 }));
+		return found;
+	}
+	private record(series: HistogramSeries, value: number): void {
+		const buckets = this.buckets;
+		const counts = series.counts;
+		for (let i = 0; i < buckets.length; i++) if (value <= buckets[i]) counts[i]++;
+		series.sum += value;
+		series.count++;
 	}
 	render(): string[] {
 		const lines = [`# HELP ${this.name} ${this.help}`, `# TYPE ${this.name} histogram`];

@@ -50,6 +50,32 @@ describe("MetricsRegistry", () => {
 		);
 	});
 
+	it("counts through a labelled series as through labels, and shows it only once used", () => {
+		const registry = new MetricsRegistry();
+		const calls = registry.counter("calls_total", "Calls.");
+		const ok = calls.labelled({ outcome: "ok", action: "a" });
+		calls.labelled({ action: "never", outcome: "ok" }); // made, never counted
+		const durations = registry.histogram("duration_seconds", "Durations.", [1]);
+		const timed = durations.labelled({ action: "a" });
+		expect(registry.render()).not.toContain("never");
+		expect(registry.render()).not.toContain("duration_seconds_count");
+		ok.inc();
+		calls.inc({ action: "a", outcome: "ok" }, 2);
+		ok.inc(3);
+		timed.observe(0.5);
+		durations.observe(2, { action: "a" });
+		// Label sets that would run together if joined plainly stay apart.
+		calls.inc({ action: "a:b", outcome: "c" });
+		calls.inc({ action: "a", outcome: "b:c" });
+		const text = registry.render();
+		expect(text).toContain('calls_total{outcome="ok",action="a"} 6');
+		expect(text).toContain('calls_total{action="a:b",outcome="c"} 1');
+		expect(text).toContain('calls_total{action="a",outcome="b:c"} 1');
+		expect(text).not.toContain("never");
+		expect(text).toContain('duration_seconds_bucket{action="a",le="1"} 1');
+		expect(text).toContain('duration_seconds_count{action="a"} 2');
+	});
+
 	it("escapes label values and refuses one name for two types", () => {
 		const registry = new MetricsRegistry();
 		registry.counter("odd_total", "Odd.").inc({ path: 'a"b\\c\nd' });
