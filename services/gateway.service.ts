@@ -6,6 +6,7 @@
  * failure, and content-negotiated 404s. Routes map onto other services' actions, or onto a few
  * gateway-local handlers for raw bodies and streams.
  */
+import * as http from "node:http";
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type Redis from "ioredis";
 import type { Context, Service, ServiceSchema } from "moleculer";
@@ -31,6 +32,7 @@ import { directRoutes, Middleware, requestIdOf, runChain } from "./gateway/direc
 import { gatewayHandlers } from "./gateway/handlers";
 import { sendNotFound } from "./gateway/not-found";
 import { rateLimitMiddleware } from "./gateway/rate-limit";
+import { endNowIfWaiting, TurnBatchedResponse } from "./gateway/turn-batched-response";
 
 export interface GatewayOptions {
 	/** The deprecation table; production uses the (empty) built-in one. */
@@ -238,6 +240,7 @@ export default function createGatewayService(config: Readonly<AppConfig>, option
 				if (rendered.unexpected) this.logger.error("Unexpected error on", req.method, req.url, err);
 				else if (rendered.status >= 500) this.logger.warn(`${req.method} ${req.url}: ${rendered.status} ${rendered.body.code}: ${rendered.body.message}`);
 				if (res.headersSent) {
+					// Also when the response's end is waiting for the turn's end (turn-batched-response.ts).
 					res.destroy();
 					return;
 				}
@@ -315,6 +318,13 @@ export default function createGatewayService(config: Readonly<AppConfig>, option
 				);
 				return this.closing;
 			},
+			/** moleculer-web's server, with the response class that ends the responses of a turn together. */
+			createServer(this: GatewayThis & { httpHandler(req: IncomingMessage, res: ServerResponse): void }) {
+				if (this.server) return;
+				const server = http.createServer({ ServerResponse: TurnBatchedResponse }, this.httpHandler);
+				server.requestTimeout = (this.settings as ApiSettingsSchema & { requestTimeout: number }).requestTimeout;
+				this.server = server;
+			},
 			send404(this: GatewayThis, req: IncomingMessage, res: ServerResponse) {
 				const greq = req as GatewayRequest;
 				sendNotFound(res, greq.$path ?? (req.url ?? "/").split("?")[0], req.headers.accept, config.publicUrl);
@@ -326,6 +336,8 @@ export default function createGatewayService(config: Readonly<AppConfig>, option
 			// reach a route; answer them with the Error body instead of Node's bodiless reply.
 			this.server?.on("clientError", (err: NodeJS.ErrnoException, socket: Duplex) => {
 				const inFlight = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+				// An answer already decided (a 415 before a broken chunk) goes out before the socket closes.
+				endNowIfWaiting(inFlight);
 				if (err.code === "ECONNRESET" || !socket.writable || inFlight?.headersSent) {
 					socket.destroy();
 					return;

@@ -39,6 +39,22 @@ export function send(res: ServerResponse, status: number, body: string | Buffer,
 	res.end(body);
 }
 
+/**
+ * Writes a response made of pieces (strings as UTF-8) as one: the response is corked (`end` uncorks
+ * it fully), so the head and every piece leave in one write, and no piece is copied into a joined
+ * buffer first.
+ */
+export function sendChunks(res: ServerResponse, status: number, chunks: ReadonlyArray<string | Buffer>, contentType: string): void {
+	let length = 0;
+	for (const chunk of chunks) length += typeof chunk === "string" ? Buffer.byteLength(chunk) : chunk.length;
+	res.setHeader("Content-Type", contentType);
+	res.setHeader("Content-Length", length);
+	res.statusCode = status;
+	res.cork();
+	for (let i = 0; i < chunks.length - 1; i++) res.write(chunks[i]);
+	res.end(chunks[chunks.length - 1]);
+}
+
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
 	send(res, status, JSON.stringify(body), "application/json; charset=utf-8", headers);
 }

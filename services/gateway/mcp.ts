@@ -22,12 +22,12 @@ import { readBearerApiKey } from "../../lib/accounts/api-keys";
 import { pageCallTimeoutMs } from "../../lib/crawl/deadline";
 import { appError } from "../../lib/errors";
 import { MCP_MAX_BODY_BYTES } from "../../lib/http/routes/mcp";
-import { responseJson } from "../../lib/mcp/constant-results";
+import { responseChunks } from "../../lib/mcp/constant-results";
 import { checkProtocolHeader, ProtocolVersion } from "../../lib/mcp/protocol";
 import { handleMcpBody, McpReply, toolCallNames } from "../../lib/mcp/server";
 import { MCP_SERVER_INFO } from "../../lib/mcp/server-info";
 import type { GatewayDeps, GatewayHandler, GatewayRequest } from "./context";
-import { send } from "./context";
+import { sendChunks } from "./context";
 import { enforceRateLimits } from "./rate-limit";
 
 const WWW_AUTHENTICATE_REALM = 'Bearer realm="mcp"';
@@ -177,7 +177,7 @@ export const mcpPost: GatewayHandler = async (deps, req, res: ServerResponse) =>
 		res.end();
 		return;
 	}
-	send(res, 200, responseJson(reply.body), "application/json; charset=utf-8");
+	sendChunks(res, 200, responseChunks(reply.body), "application/json; charset=utf-8");
 };
 
 /**
