@@ -39,6 +39,11 @@ const NEDB_MODES = { fileMode: 0o600, dirMode: 0o700 };
 /** NeDB's datafile is append-only; rewriting it this often keeps it the size of its documents. */
 const NEDB_COMPACTION_MS = 10 * 60_000;
 
+interface NedbQueries {
+	/** Resolves to a copy of the first matching document, or null. */
+	findOneAsync(query: object): PromiseLike<unknown>;
+}
+
 interface NedbDatastore {
 	setAutocompactionInterval(ms: number): void;
 	stopAutocompaction(): void;
@@ -70,7 +75,10 @@ export class DocumentCollection<T extends { _id: string }> {
 	}
 
 	async findOne(query: object): Promise<T | null> {
-		const found = await this.adapter.findOne(query);
+		const nedb = (this.adapter as { db?: Partial<NedbQueries> }).db;
+		// NeDB's own promise API: moleculer-db's adapter reaches it through promisify over NeDB's
+		// callback API, whose wrappers cost more than the lookup on the hottest reads (profiled).
+		const found = typeof nedb?.findOneAsync === "function" ? await nedb.findOneAsync(query) : await this.adapter.findOne(query);
 		return found ? this.plain(found) : null;
 	}
 
