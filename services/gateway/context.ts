@@ -33,10 +33,7 @@ export type GatewayHandler = (deps: GatewayDeps, req: GatewayRequest, res: Serve
 /** Writes a complete response in one go; the gateway's common headers are already set. */
 export function send(res: ServerResponse, status: number, body: string | Buffer, contentType: string, headers: Record<string, string> = {}): void {
 	for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
-	res.setHeader("Content-Type", contentType);
-	res.setHeader("Content-Length", Buffer.byteLength(body));
-	res.statusCode = status;
-	res.end(body);
+	sendChunks(res, status, [body], contentType);
 }
 
 /**
