@@ -19,13 +19,10 @@ import * as path from "node:path";
 import { answerText, answerWith, AnswerModel, weighEvidence } from "../../lib/answer/extractive";
 import { decisionInputs, DECISION, RANKER } from "../../lib/answer/calibration";
 import { DecisionFeatures, PASSAGE_FEATURES, passageFeatureVector } from "../../lib/answer/evidence";
-import { questionQuery, RETRIEVE_LIMIT } from "../../lib/answer/retrieval-query";
 import { lexiconFor } from "../../lib/answer/lexicon";
-import type { SearchHit } from "../../lib/retrieval/vector-index";
-import type { Locale } from "../../lib/text/tokenize";
-import { CORPORA, DevQuestion, isHeldOut, QUESTIONS } from "./dev-set";
+import { Asked, askedDevQuestions } from "./asked";
+import type { DevQuestion } from "./dev-set";
 import { holdsFact } from "./evaluate";
-import { indexCorpus } from "./index-corpus";
 
 const TARGET_OOS_DECLINED = 0.9;
 /** Every decision feature evidence.ts offers; the fit keeps the set that does best in cross-validation. */
@@ -44,29 +41,6 @@ const L2_CHOICES = [0.01, 0.05];
 /** Threshold targets tried on the training folds (a little above the goal leaves room for new questions). */
 const THRESHOLD_TARGETS = [0.9, 0.93];
 const FOLDS = 5;
-
-interface Asked {
-	question: DevQuestion;
-	locale: Locale;
-	hits: SearchHit[];
-	history: string[];
-}
-
-async function askedDevQuestions(): Promise<Asked[]> {
-	const out: Asked[] = [];
-	for (const corpus of CORPORA) {
-		const index = await indexCorpus(corpus);
-		const histories = new Map<string, string[]>();
-		for (const question of QUESTIONS.filter(q => q.corpus === corpus.name)) {
-			const history = question.conv ? (histories.get(question.conv) ?? []) : [];
-			if (question.conv) histories.set(question.conv, [...history, question.q]);
-			if (isHeldOut(question)) continue;
-			const hits = index.search({ sparse: questionQuery(question.q, history, corpus.locale).sparse }, RETRIEVE_LIMIT);
-			out.push({ question, locale: corpus.locale, hits, history });
-		}
-	}
-	return out;
-}
 
 function holds(question: DevQuestion, text: string, sourceId: string): boolean {
 	return !question.oos && question.pages.includes(sourceId) && question.facts.every(fact => holdsFact(text, fact));

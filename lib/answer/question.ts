@@ -36,10 +36,21 @@ const QUANTITY_PHRASES: Record<Locale, RegExp> = {
 	es: /(?:¿\s*)?\b(?:cu[aá]nt[oa]s?(?:\s+tiempo)?|qu[eé]\s+tan|a\s+qu[eé]\s+hora)\b/giu
 };
 
+/**
+ * Words that frame a question without naming its topic: "What happens when…", "What does X
+ * mean?", "¿Qué significa…?", "¿Qué quiere decir…?", "¿Hace falta…?". The answer states the
+ * outcome or the meaning, so it never repeats them, and a passage should not need them to match.
+ * Alternatives of plain words, no nested quantifiers.
+ */
+const FRAME_WORDS: Record<Locale, RegExp> = {
+	en: /(?<![\p{L}\p{N}])(?:happens?|happened|happening|mean|means|meaning|stands?\s+for|located|situated)(?![\p{L}\p{N}])/giu,
+	es: /(?<![\p{L}\p{N}])(?:pasa|pasar[aá]|ocurre|ocurrir[aá]|sucede|suceder[aá]|significa|significan|significado|quiere\s+decir|quieren\s+decir|hace\s+falta|ubicad[oa]s?|situad[oa]s?)(?![\p{L}\p{N}])/giu
+};
+
 export function parseQuestion(question: string, locale: Locale): ParsedQuestion {
 	const phrases = QUANTITY_PHRASES[locale];
 	const expects = expectedAnswerType(question, locale);
-	let terms = [...new Set(analyze(question.replace(phrases, " "), locale))];
+	let terms = [...new Set(analyze(question.replace(phrases, " ").replace(FRAME_WORDS[locale], " "), locale))];
 	// "How much?" alone: better to match on the phrase than on nothing.
 	if (terms.length === 0) terms = [...new Set(analyze(question, locale))];
 	const names = nameTerms(question, locale).filter(term => terms.includes(term));

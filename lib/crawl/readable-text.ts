@@ -136,6 +136,20 @@ function parse(html: string): Document {
 	return new (domParser())().parseFromString(html, "text/html") as unknown as Document;
 }
 
+/**
+ * Readability drops any element whose id or class reads like chrome ("header", "menu", "extra",
+ * "comment"…), and a heading's id is usually the slug of its own words: "## getCookies(headers)"
+ * gets id "getcookiesheaders" and vanished with its title, leaving the section under the wrong
+ * heading. A heading's id and class name an anchor or a style, not a page region, so Readability
+ * does not see them (chrome around a heading is recognised by its container).
+ */
+function unmarkHeadings(doc: Document): void {
+	for (const el of Array.from(doc.querySelectorAll("h1, h2, h3, h4, h5, h6"))) {
+		el.removeAttribute("id");
+		el.removeAttribute("class");
+	}
+}
+
 function stripBoilerplate(doc: Document): void {
 	for (const el of Array.from(doc.querySelectorAll(BOILERPLATE_SELECTOR))) el.remove();
 	for (const el of Array.from(doc.querySelectorAll(PAGE_CHROME_SELECTOR))) {
@@ -164,6 +178,7 @@ export function readableText(html: string, url: string): ReadableText {
 	if (!doc.documentElement) return { title: "", text: "" };
 	const pageTitle = (doc.querySelector("title")?.textContent ?? "").replace(/\s+/g, " ").trim();
 	stripBoilerplate(doc);
+	unmarkHeadings(doc);
 	let article: { title?: string | null; content?: Node | null } | null = null;
 	try {
 		// Readability reads documentURI for relative links; linkedom leaves it empty.

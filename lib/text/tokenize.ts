@@ -19,6 +19,12 @@ export { splitSentences } from "./sentences";
 const TOKEN = /\p{N}+(?:[.,]\p{N}+)+|[\p{L}\p{M}\p{N}]+(?:['\-_.][\p{L}\p{M}\p{N}]+)*/gu;
 const NUMBER = /^\p{N}+(?:[.,]\p{N}+)*$/u;
 const COMPOUND_SEPARATOR = /[-_.]/;
+/** Symbols that make a lone letter a name: a format directive ("%j", "%O"), a flag ("-v"), a variable ("$x"). */
+const SYMBOL_BEFORE_LETTER = new Set(["%", "-", "$", "@", "\\"]);
+/** An acronym's plural ("PDFs", "APIs"): capitals, then a lower-case "s". */
+const ACRONYM_PLURAL = /^\p{Lu}{2,}s$/u;
+/** A number glued to its unit ("1024b", "15s", "100ms", "5MB"): digits, then letters only. */
+const NUMBER_WITH_UNIT = /^(\p{N}+)\p{L}+$/u;
 /** Longer "words" are hashes, base64 or glued garbage; they only bloat the index. */
 const MAX_TERM_LENGTH = 48;
 /** Distinct words are few compared with word occurrences; caching stems makes indexing ~5x faster. */
@@ -84,10 +90,16 @@ const CAMEL_JOINT = /(?<=\p{Ll})(?=\p{Lu})/u;
 /** Turns text into index terms for the locale (see the file comment). Order and repeats are kept. */
 export function analyze(text: string, locale: Locale): string[] {
 	const terms: string[] = [];
-	for (const match of text.normalize("NFKC").replace(APOSTROPHES, "'").matchAll(TOKEN)) {
+	const normalized = text.normalize("NFKC").replace(APOSTROPHES, "'");
+	for (const match of normalized.matchAll(TOKEN)) {
 		const original = match[0];
 		if (original.length > MAX_TERM_LENGTH) continue;
 		const token = normalizeText(original);
+		// A lone letter is dropped as noise ("e.g.", "x"), but one glued to a symbol is a name: "%j JSON" answers "%j".
+		if (original.length === 1 && match.index > 0 && SYMBOL_BEFORE_LETTER.has(normalized.charAt(match.index - 1)) && /\p{L}/u.test(original)) {
+			terms.push(token);
+			continue;
+		}
 		if (NUMBER.test(token)) {
 			terms.push(token);
 			continue;
@@ -99,7 +111,11 @@ export function analyze(text: string, locale: Locale): string[] {
 			for (const part of original.split(/[-_.]+/).flatMap(p => p.split(CAMEL_JOINT))) if (part) pushWord(normalizeText(part), locale, terms);
 			continue;
 		}
-		pushWord(token, locale, terms);
+		// "PDFs" is "PDF" (the stemmer keeps the "s" of a word without a vowel before it).
+		pushWord(ACRONYM_PLURAL.test(original) ? token.slice(0, -1) : token, locale, terms);
+		// "1kb = 1024b": the quantity is also the bare number, so a question's "1024" meets it.
+		const withUnit = NUMBER_WITH_UNIT.exec(token);
+		if (withUnit) terms.push(withUnit[1]);
 	}
 	return terms;
 }

@@ -33,13 +33,18 @@ describe("expected answer type", () => {
 		["What hours is support open?", "en", "clock"],
 		["How many chatbots can I own?", "en", "number"],
 		["What is the maximum file size?", "en", "number"],
-		["Which attribute names the chatbot?", "en", undefined],
+		["Which attribute names the chatbot?", "en", "identifier"],
+		["Which request header carries the key?", "en", "identifier"],
+		["Which plan does a new account start on?", "en", undefined],
+		["What happens to the YAML header of an upload?", "en", undefined],
 		["¿Cuánto cuesta el plan Pro al mes?", "es", "money"],
 		["¿Cuánto tiempo dura una sesión?", "es", "duration"],
 		["¿Cada cuánto se revisa?", "es", "frequency"],
 		["¿A qué hora abre el soporte?", "es", "clock"],
 		["¿Cuántas URL admite una sesión?", "es", "number"],
-		["¿Qué pasa si pierdo el enlace?", "es", undefined]
+		["¿Qué pasa si pierdo el enlace?", "es", undefined],
+		["¿Qué métodos ofrece el servidor?", "es", "identifier"],
+		["¿Qué cabecera HTTP lleva la fecha?", "es", "identifier"]
 	] as const)("%s → %s", (question, locale, type) => {
 		expect(expectedAnswerType(question, locale)).toBe(type);
 	});
@@ -53,6 +58,10 @@ describe("expected answer type", () => {
 		expect(holdsAnswerType("La sesión dura 72 horas.", "duration", "es")).toBe(true);
 		expect(holdsAnswerType("El plan Pro cuesta 20 €.", "money", "es")).toBe(true);
 		expect(holdsAnswerType("The text layer of every page.", "number", "en")).toBe(false);
+		for (const code of ["Call getCookies first.", "Keys start with cbk_live_.", "Send Retry-After.", "Call enable() once.", "POST to /mcp.", "Run with --verbose.", "Then tools/list."]) {
+			expect(holdsAnswerType(code, "identifier", "en")).toBe(true);
+		}
+		expect(holdsAnswerType("The widget shows the chatbot's name.", "identifier", "en")).toBe(false);
 	});
 
 });
@@ -65,6 +74,23 @@ describe("follow-up questions", () => {
 		expect(place.usedContext).toBe(true);
 		expect(place.expects).toBeUndefined();
 		expect(weightedQuestion("¿Dónde se envían los pedidos?", ["¿Cuánto dura la garantía?"], "es").expects).toBeUndefined();
+	});
+});
+
+describe("words that frame a question", () => {
+	test.each([
+		["What happens when a conversation id has expired?", "en", ["convers", "id", "expir"]],
+		["What does the code -32601 mean?", "en", ["code", "32601"]],
+		["Where is the help desk located?", "en", ["help", "desk"]],
+		["¿Qué significa el código -32601?", "es", ["codig", "32601"]],
+		["¿Qué quiere decir el error -32700?", "es", ["error", "32700"]],
+		["¿Hace falta una cuenta?", "es", ["cuent"]]
+	] as const)("%s → %j", (question, locale, terms) => {
+		expect(parseQuestion(question, locale).terms).toEqual(terms);
+	});
+
+	test("a question of frame words alone keeps them rather than asking nothing", () => {
+		expect(parseQuestion("What does it mean?", "en").terms).toEqual(["mean"]);
 	});
 });
 

@@ -49,6 +49,12 @@ describe("readableText", () => {
 		expect(text).toMatch(/ninety seconds.*\n\nParagraph 2:/);
 	});
 
+	it("keeps a heading whose anchor id reads like page chrome", () => {
+		// Readability drops elements with "header" in their id; "getcookiesheaders" is a heading's slug.
+		const html = articlePage().replace("<h2>Warranty</h2>", '<h2 id="getcookiesheaders" class="anchor-header"><code>getCookies(headers)</code></h2>');
+		expect(readableText(html, URL_).text.split("\n")).toContain("getCookies(headers)");
+	});
+
 	it("reads a short page whole, minus its chrome", () => {
 		const html = `<html><head><title>Tiny</title></head><body><nav>Menu Home About</nav>
 			<h1>Opening hours</h1><p>Monday to Friday, 08:15 to 16:45.</p><footer>Footer text</footer></body></html>`;

@@ -17,6 +17,23 @@ describe("analyze", () => {
 		);
 	});
 
+	test("a number glued to its unit also yields the bare number", () => {
+		expect(analyze("1kb = 1024b, wait 15s", "en")).toEqual(expect.arrayContaining(["1024b", "1024", "15s", "15"]));
+		expect(analyze("Is a kilobyte 1024 bytes?", "en").filter(t => analyze("1kb = 1024b", "en").includes(t))).toEqual(["1024"]);
+	});
+
+	test("reads an acronym's plural as the acronym", () => {
+		expect(analyze("scanned PDFs", "en")).toEqual(analyze("a scanned PDF", "en"));
+		expect(analyze("APIs", "es")).toEqual(analyze("API", "es"));
+	});
+
+	test("keeps a lone letter glued to a symbol (a format directive, a flag) and drops other lone letters", () => {
+		expect(analyze("%j JSON", "en")).toEqual(["j", "json"]);
+		expect(analyze("What does %j print?", "en")).toContain("j");
+		expect(analyze("run with -v", "en")).toContain("v");
+		expect(analyze("plan b or x", "en")).toEqual(["plan"]);
+	});
+
 	test("keeps a hyphenated model name whole and also its parts", () => {
 		const terms = analyze("The Zephyr-9 kettle", "en");
 		expect(terms).toEqual(["zephyr-9", "zephyr", "9", "kettl"]);
