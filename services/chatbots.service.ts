@@ -33,6 +33,7 @@ import { recordActions } from "./chatbots/records";
 import { sourceActions } from "./chatbots/sources";
 import type { ChatbotsMethods, ChatbotsThis, ChatbotsVars, QuotaDoc } from "./chatbots/types";
 import { widgetActions } from "./chatbots/widget-actions";
+import { KeyedLock } from "../lib/concurrency/keyed-lock";
 
 /** How often the lifecycle sweep runs by itself (besides when services join and when the janitor asks). */
 const SWEEP_EVERY_MS = 60_000;
@@ -72,6 +73,8 @@ export default function createChatbotsService(config: Readonly<AppConfig>, opts:
 
 		async started(this: ChatbotsThis) {
 			this.now = opts.now ?? Date.now;
+			this.messageCounting = new KeyedLock();
+			this.sweeps = new KeyedLock();
 			this.chatbots = (this as unknown as { documents: DocumentCollection<Chatbot> }).documents;
 			const sources = await openCollection<Source>(config, "sources", this);
 			const quotas = await openCollection<QuotaDoc>(config, "chatbot_quotas", this);
@@ -85,7 +88,7 @@ export default function createChatbotsService(config: Readonly<AppConfig>, opts:
 		async stopped(this: ChatbotsThis) {
 			clearInterval(this.sweepTimer);
 			clearTimeout(this.sweepSoon);
-			await this.sweeping;
+			await this.sweeps.idle();
 			for (const close of this.closers ?? []) await close();
 		}
 	};

@@ -70,47 +70,49 @@ export const lifecycleMethods = {
 		}
 	},
 
-	async sweep(this: ChatbotsThis, now: number): Promise<SweepResult> {
-		const result: SweepResult = { crawls: 0, trainings: 0, lostRuns: 0, files: 0 };
-		const live = notExpired(now);
-		// Handing a crawl over again is harmless: the crawler keeps one job per chatbot.
-		const waitingCrawls = await this.chatbots.find({ "crawl.status": "queued", ...live }, { limit: SWEEP_BATCH });
-		for (const chatbot of waitingCrawls) {
-			await this.advance(chatbot._id);
-			result.crawls++;
-		}
-		const waitingTraining = await this.chatbots.find({ train_pending: true, training: null, ...live }, { limit: SWEEP_BATCH });
-		for (const chatbot of waitingTraining) {
-			await this.advance(chatbot._id);
-			if ((await this.chatbots.findOne({ _id: chatbot._id }))?.training) result.trainings++;
-		}
-		const oldRuns = await this.chatbots.find({ "training.started_at": { $lte: now - RUN_CHECK_AFTER_MS }, ...live }, { limit: SWEEP_BATCH });
-		for (const chatbot of oldRuns) if (await closeLostRun(this, chatbot)) result.lostRuns++;
-		const orphans = await this.sourceDocs.find({ kind: "file", status: "pending", created_at: { $lte: now - ORPHAN_FILE_MS } }, { limit: SWEEP_BATCH });
-		for (const source of orphans) {
-			try {
-				await this.broker.call("extractor.enqueue", { chatbot_id: source.chatbot_id, source_id: source._id });
-				result.files++;
-			} catch (err) {
-				this.logger.info(`Extraction of ${source._id} still not queued:`, (err as Error).message);
-				break; // the extractor is not answering; the next sweep tries again
-			}
-		}
-		return result;
+	sweep(this: ChatbotsThis, now?: number): Promise<SweepResult> {
+		return this.sweeps.run("sweep", () => sweepOnce(this, now ?? this.now()));
 	},
 
 	scheduleSweep(this: ChatbotsThis, delayMs: number): void {
 		if (this.sweepSoon) return;
 		this.sweepSoon = setTimeout(() => {
 			this.sweepSoon = undefined;
-			if (this.sweeping) return;
-			this.sweeping = this.sweep(this.now())
-				.catch(err => this.logger.warn("Lifecycle sweep failed:", (err as Error).message))
-				.finally(() => (this.sweeping = undefined));
+			this.sweep().catch(err => this.logger.warn("Lifecycle sweep failed:", (err as Error).message));
 		}, delayMs);
 		this.sweepSoon.unref();
 	}
 };
+
+/** One pass of the sweep (see `sweep`); the caller makes passes take turns. */
+async function sweepOnce(self: ChatbotsThis, now: number): Promise<SweepResult> {
+	const result: SweepResult = { crawls: 0, trainings: 0, lostRuns: 0, files: 0 };
+	const live = notExpired(now);
+	// Handing a crawl over again is harmless: the crawler keeps one job per chatbot.
+	const waitingCrawls = await self.chatbots.find({ "crawl.status": "queued", ...live }, { limit: SWEEP_BATCH });
+	for (const chatbot of waitingCrawls) {
+		await self.advance(chatbot._id);
+		result.crawls++;
+	}
+	const waitingTraining = await self.chatbots.find({ train_pending: true, training: null, ...live }, { limit: SWEEP_BATCH });
+	for (const chatbot of waitingTraining) {
+		await self.advance(chatbot._id);
+		if ((await self.chatbots.findOne({ _id: chatbot._id }))?.training) result.trainings++;
+	}
+	const oldRuns = await self.chatbots.find({ "training.started_at": { $lte: now - RUN_CHECK_AFTER_MS }, ...live }, { limit: SWEEP_BATCH });
+	for (const chatbot of oldRuns) if (await closeLostRun(self, chatbot)) result.lostRuns++;
+	const orphans = await self.sourceDocs.find({ kind: "file", status: "pending", created_at: { $lte: now - ORPHAN_FILE_MS } }, { limit: SWEEP_BATCH });
+	for (const source of orphans) {
+		try {
+			await self.broker.call("extractor.enqueue", { chatbot_id: source.chatbot_id, source_id: source._id });
+			result.files++;
+		} catch (err) {
+			self.logger.info(`Extraction of ${source._id} still not queued:`, (err as Error).message);
+			break; // the extractor is not answering; the next sweep tries again
+		}
+	}
+	return result;
+}
 
 /**
  * A run the chatbot has waited on for long: if the trainer has no such job, or ended it without
@@ -232,7 +234,7 @@ export const lifecycleActions = {
 		visibility: "public" as const,
 		params: { now: { type: "number", optional: true } },
 		handler(this: ChatbotsThis, ctx: P<{ now?: number }>): Promise<SweepResult> {
-			return this.sweep(ctx.params.now ?? this.now());
+			return this.sweep(ctx.params.now);
 		}
 	}
 };

@@ -190,20 +190,24 @@ export const recordActions = {
 	 * `message_cap` when the period's messages are used, `chatbot_paused` while the account holds
 	 * more chatbots than its plan allows and this one is not chosen. The update matches the count and
 	 * period it read (compare-and-set, retried when another message was counted in between), so each
-	 * caller learns its own, distinct `messages_used`.
+	 * caller learns its own, distinct `messages_used`. Within this process the messages of one
+	 * chatbot are counted one after another: a crowd of simultaneous messages otherwise retried each
+	 * other out of the attempts and got 409s; the compare-and-set remains for other replicas.
 	 */
 	countMessage: {
 		params: { id },
 		async handler(this: ChatbotsThis, ctx: P<{ id: string }>) {
-			for (let attempt = 0; attempt < 50; attempt++) {
-				const chatbot = await this.requireLive(ctx.params.id);
-				const decision = messageGate(chatbot, this.now());
-				if (!decision.ok) throw decision.refusal;
-				if ((await this.chatbots.update(decision.gate.query, decision.gate.update)) === 1) {
-					return { messages_used: decision.messagesUsed, max_messages: chatbot.limits.max_messages };
+			return this.messageCounting.run(ctx.params.id, async () => {
+				for (let attempt = 0; attempt < 50; attempt++) {
+					const chatbot = await this.requireLive(ctx.params.id);
+					const decision = messageGate(chatbot, this.now());
+					if (!decision.ok) throw decision.refusal;
+					if ((await this.chatbots.update(decision.gate.query, decision.gate.update)) === 1) {
+						return { messages_used: decision.messagesUsed, max_messages: chatbot.limits.max_messages };
+					}
 				}
-			}
-			throw appError("conflict", "The chatbot changed while counting the message; retry.");
+				throw appError("conflict", "The chatbot changed while counting the message; retry.");
+			});
 		}
 	},
 

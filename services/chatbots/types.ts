@@ -5,6 +5,7 @@ import type { Context, Service } from "moleculer";
 import type { Chatbot, FailureCode, Source } from "../../lib/chatbots/model";
 import type { AppliedPlan } from "../../lib/chatbots/plan-change";
 import type { DocumentCollection } from "../../mixins/db.mixin";
+import type { KeyedLock } from "../../lib/concurrency/keyed-lock";
 
 /** Who may reach a chatbot: an account's owner, or (null) anybody holding an unclaimed sandbox's id. */
 export interface Owner {
@@ -28,9 +29,12 @@ export interface ChatbotsVars {
 	sourceDocs: DocumentCollection<Source>;
 	quotas: DocumentCollection<QuotaDoc>;
 	closers: Array<() => Promise<void>>;
+	/** Messages of one chatbot are counted one after another in this process (records.ts `countMessage`). */
+	messageCounting: KeyedLock;
 	sweepTimer?: NodeJS.Timeout;
 	sweepSoon?: NodeJS.Timeout;
-	sweeping?: Promise<unknown>;
+	/** Sweeps take turns (the timer's, a joining service's, the `sweep` action's): two at once would hand the same waiting work out twice. */
+	sweeps: KeyedLock;
 }
 
 export interface SweepResult {
@@ -53,8 +57,8 @@ export type ChatbotsMethods = {
 	advance(id: string): Promise<void>;
 	/** Asks for training up to the chatbot's current sources, then advances. */
 	askForTraining(id: string): Promise<void>;
-	/** One pass over every chatbot with work waiting (crawls, trainings, lost runs, orphaned files). */
-	sweep(now: number): Promise<SweepResult>;
+	/** One pass over every chatbot with work waiting (crawls, trainings, lost runs, orphaned files), after any pass under way; `now` defaults to the clock when it starts. */
+	sweep(now?: number): Promise<SweepResult>;
 	/** Runs `sweep` soon, once, however many times it is asked for meanwhile. */
 	scheduleSweep(delayMs: number): void;
 	reserveChatbot(accountId: string, max: number): Promise<void>;

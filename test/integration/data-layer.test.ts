@@ -217,6 +217,14 @@ function dataLayerSuite(engine: Engine): void {
 			expect((await state(_id)).chatbot.counts.messages).toBe(5);
 		});
 
+		it("countMessage counts a crowd of simultaneous messages to one chatbot, each once, none refused", async () => {
+			// A chatbot many visitors talk to at once: the compare-and-set must not give up under contention.
+			const { _id } = await newChatbot({ ...LIMITS, max_messages: 1_000_000 });
+			const counted = await Promise.all(Array.from({ length: 300 }, () => call<{ messages_used: number }>("chatbots.countMessage", { id: _id })));
+			expect(counted.map(c => c.messages_used).sort((a, b) => a - b)).toEqual(Array.from({ length: 300 }, (_, i) => i + 1));
+			expect((await state(_id)).chatbot.counts.messages).toBe(300);
+		});
+
 		it("lists expired chatbots by the clock, refuses them, and removes them with their sources", async () => {
 			const short = await newChatbot(LIMITS, 1000);
 			const long = await newChatbot(LIMITS, 10_000_000);
@@ -265,6 +273,29 @@ function dataLayerSuite(engine: Engine): void {
 			expect(await jobs.update(takeover.query, takeover.update)).toBe(1);
 			expect((await jobs.findOne({ _id: "job-1" }))?.attempts).toBe(2);
 			expect(await jobs.remove({ _id: "job-1" })).toBe(1);
+		});
+
+		it("collections sort, limit, count and update by query, and hand out copies", async () => {
+			const now = Date.now();
+			for (const [id, age] of [["q-1", 3], ["q-2", 1], ["q-3", 2], ["q-4", 4]] as const) {
+				await jobs.insert({ _id: id, payload: id === "q-4" ? "other" : "mine", ...newJobFields(now - age * 60_000) });
+			}
+			const ids = (rows: TestJob[]) => rows.map(j => j._id);
+			const mine = { payload: "mine" };
+			expect(ids(await jobs.find(mine, { sort: ["created_at"] }))).toEqual(["q-1", "q-3", "q-2"]);
+			expect(ids(await jobs.find(mine, { sort: ["-created_at"], limit: 2 }))).toEqual(["q-2", "q-3"]);
+			expect(await jobs.count(mine)).toBe(3);
+			expect(await jobs.count({ payload: "nobody's" })).toBe(0);
+			expect(await jobs.update(mine, { $set: { payload: "changed" } })).toBe(3);
+			expect(await jobs.count({ payload: "changed" })).toBe(3);
+
+			// What a read returns is the caller's to change: the stored document stays as it was.
+			const copy = (await jobs.findOne({ _id: "q-4" })) as TestJob;
+			copy.payload = "scribbled";
+			(await jobs.find({ _id: "q-4" }))[0].payload = "scribbled";
+			expect((await jobs.findOne({ _id: "q-4" }))?.payload).toBe("other");
+			expect(await jobs.remove({ _id: { $in: ["q-1", "q-2", "q-3", "q-4"] } })).toBe(4);
+			expect(await jobs.count({ _id: { $in: ["q-1", "q-2", "q-3", "q-4"] } })).toBe(0);
 		});
 	});
 }

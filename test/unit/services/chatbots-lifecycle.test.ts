@@ -62,9 +62,10 @@ const callsTo = (action: string, chatbotId?: string) => calls.filter(c => c.acti
 const call = <T>(action: string, params: object = {}) => broker.call(action, params) as Promise<T>;
 const load = async (id: string) => (await call<{ chatbot: Chatbot; sources: Source[] }>("chatbots.get", { id })).chatbot;
 
-async function withPeer(schema: ServiceSchema): Promise<void> {
+/** Adds a peer and waits until it serves; `pollMs` is how often the wait looks (moleculer's default is a second). */
+async function withPeer(schema: ServiceSchema, pollMs?: number): Promise<void> {
 	broker.createService(schema);
-	await broker.waitForServices([schema.name]);
+	await broker.waitForServices([schema.name], 0, pollMs);
 }
 
 async function withoutPeer(name: string): Promise<void> {
@@ -195,6 +196,17 @@ describe("a chatbot built from a website", () => {
 		await withPeer(trainer());
 		await call<SweepResult>("chatbots.sweep");
 		expect(callsTo("trainer.start", _id).map(c => c.params)).toEqual([{ chatbot_id: _id, supersede: false }]);
+		expect(await load(_id)).toMatchObject({ train_pending: false, training: { sources_version: 1 } });
+	});
+
+	it("hands waiting training out once when sweeps are asked for at the same time (a joining service's and the janitor's)", async () => {
+		const { _id } = await sandboxFromSite();
+		await addText(_id);
+		await call("chatbots.crawlFinished", { id: _id, found: 1, crawled: 1, failed: 0 });
+		// Looked for every 10 ms, the trainer is there before the sweep its joining scheduled (a second later) runs.
+		await withPeer(trainer(), 10);
+		await Promise.all([call<SweepResult>("chatbots.sweep"), call<SweepResult>("chatbots.sweep"), call<SweepResult>("chatbots.sweep")]);
+		expect(callsTo("trainer.start", _id)).toHaveLength(1);
 		expect(await load(_id)).toMatchObject({ train_pending: false, training: { sources_version: 1 } });
 	});
 });
