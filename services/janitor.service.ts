@@ -7,12 +7,14 @@
  */
 import type { Context, ServiceSchema, ServiceSettingSchema } from "moleculer";
 import type { AppConfig } from "../config";
+import { KeyedLock } from "../lib/concurrency/keyed-lock";
 import { call } from "./call";
 import type { SweepResult } from "./chatbots/types";
 
 interface Vars {
 	timer?: NodeJS.Timeout;
-	sweeping?: Promise<unknown>;
+	/** Sweeps take turns (the timer's and the `sweep` action's), as the chatbots service's do. */
+	sweeps: KeyedLock;
 }
 
 interface Methods {
@@ -80,23 +82,26 @@ export default function createJanitorService(config: Readonly<AppConfig>): Servi
 				visibility: "public",
 				params: { now: { type: "number", optional: true } },
 				handler(ctx: Context<{ now?: number }, Record<string, unknown>>) {
-					return this.sweepOnce(ctx as Context<unknown, Record<string, unknown>>, ctx.params.now ?? Date.now());
+					return this.sweeps.run("sweep", () => this.sweepOnce(ctx as Context<unknown, Record<string, unknown>>, ctx.params.now ?? Date.now()));
 				}
 			}
+		},
+		created() {
+			this.sweeps = new KeyedLock();
 		},
 		started() {
 			const every = config.janitorIntervalMinutes * 60_000;
 			this.timer = setInterval(() => {
-				if (this.sweeping) return; // never two sweeps at once
-				this.sweeping = this.sweepOnce(undefined, Date.now())
-					.catch(err => this.logger.warn("Janitor sweep failed:", (err as Error).message))
-					.finally(() => (this.sweeping = undefined));
+				// The previous pass is long over after minutes; if it is not, this one waits its turn.
+				this.sweeps
+					.run("sweep", () => this.sweepOnce(undefined, Date.now()))
+					.catch(err => this.logger.warn("Janitor sweep failed:", (err as Error).message));
 			}, every);
 			this.timer.unref();
 		},
 		async stopped() {
 			if (this.timer) clearInterval(this.timer);
-			await this.sweeping;
+			await this.sweeps.idle();
 		}
 	};
 }

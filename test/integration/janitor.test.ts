@@ -54,6 +54,37 @@ describe("expired demos", () => {
 		const again = (await app.broker.call("janitor.sweep", { now: Date.now() + 73 * HOUR })) as SweepReport;
 		expect(again).toMatchObject({ chatbotsRemoved: 0, sessionsRemoved: 0 });
 	});
+
+	it("take turns when sweeps are asked for at once: one pass at a time, each expired demo removed once, no errors", async () => {
+		// Every pass is watched: how many run at the same moment.
+		const janitor = app.broker.getLocalService("janitor") as unknown as { sweepOnce(...args: unknown[]): Promise<SweepReport> };
+		const original = janitor.sweepOnce;
+		let running = 0;
+		let most = 0;
+		janitor.sweepOnce = async (...args) => {
+			most = Math.max(most, ++running);
+			try {
+				return await original.apply(janitor, args);
+			} finally {
+				running--;
+			}
+		};
+		try {
+			const client = demoClient(app.baseUrl, "203.0.116");
+			for (let i = 0; i < 3; i++) await client.newSession();
+			const later = Date.now() + 73 * HOUR;
+			const reports = (await Promise.all([1, 2, 3].map(() => app.broker.call("janitor.sweep", { now: later })))) as SweepReport[];
+			expect(most).toBe(1);
+			expect(reports.map(r => r.errors)).toEqual([[], [], []]);
+			expect(reports.map(r => [r.chatbotsRemoved, r.sessionsRemoved])).toEqual([
+				[3, 3],
+				[0, 0],
+				[0, 0]
+			]);
+		} finally {
+			janitor.sweepOnce = original;
+		}
+	});
 });
 
 describe("stuck extractions", () => {
