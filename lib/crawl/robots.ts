@@ -14,6 +14,7 @@
  *   (hostile or enormous ones); when we cannot tell what they say, we do not take the page, whatever
  *   the machine's speed.
  */
+import { RecentMap } from "../cache/recent-map";
 import { fetchFailureReason } from "../failures";
 import { CrawlOptions, fetchPage } from "./fetch-page";
 import { robotsAllows } from "./page-text";
@@ -37,16 +38,15 @@ interface Entry {
 }
 
 export class RobotsCache {
-	private readonly entries = new Map<string, Entry>();
+	private readonly entries: RecentMap<string, Entry>;
 	private readonly ttlMs: number;
-	private readonly maxOrigins: number;
 
 	constructor(
 		private readonly crawl: CrawlOptions,
 		options: RobotsCacheOptions = {}
 	) {
 		this.ttlMs = options.ttlMs ?? 60 * 60 * 1000;
-		this.maxOrigins = options.maxOrigins ?? 500;
+		this.entries = new RecentMap(options.maxOrigins ?? 500);
 	}
 
 	/** True when robots.txt of the URL's origin lets `userAgent` (default: the crawl's) fetch it. */
@@ -64,22 +64,11 @@ export class RobotsCache {
 	private rulesFor(origin: string): Promise<Robots> {
 		const now = Date.now();
 		const cached = this.entries.get(origin);
-		if (cached && cached.expires > now) {
-			// Re-insert so Map order tracks recency.
-			this.entries.delete(origin);
-			this.entries.set(origin, cached);
-			return cached.rules;
-		}
+		if (cached && cached.expires > now) return cached.rules;
 		const rules = this.load(origin);
 		// A bug while loading must not be cached for the whole TTL.
 		rules.catch(() => this.entries.delete(origin));
-		this.entries.delete(origin);
 		this.entries.set(origin, { expires: now + this.ttlMs, rules });
-		while (this.entries.size > this.maxOrigins) {
-			const oldest = this.entries.keys().next().value;
-			if (oldest === undefined) break;
-			this.entries.delete(oldest);
-		}
 		return rules;
 	}
 
