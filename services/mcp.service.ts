@@ -12,13 +12,14 @@ import { ProtocolVersion, SUPPORTED_VERSIONS } from "../lib/mcp/protocol";
 import { MCP_SERVER_INFO } from "../lib/mcp/server-info";
 import { pageCallTimeoutMs } from "../lib/crawl/deadline";
 import { resolveSigningSecret } from "../lib/storage/signing-secret";
-import { call } from "./call";
-import { callerFrom, createToolRunner, ToolRunnerDeps } from "./mcp/tool-runner";
+import { RecentMap } from "../lib/cache/recent-map";
+import { callerFrom, ToolRunner, ToolRunnerDeps } from "./mcp/tool-runner";
 
 export { MCP_SERVER_INFO };
 
 interface Vars {
-	secret: string;
+	tools: ToolRunnerDeps;
+	onInternalError(error: unknown, where: { method: string; tool?: string }): void;
 }
 
 type Methods = Record<string, never>;
@@ -33,7 +34,13 @@ export default function createMcpService(config: Readonly<AppConfig>): ServiceSc
 	return {
 		name: "mcp",
 		created() {
-			this.secret = resolveSigningSecret(config.signingSecret, config.dataDir);
+			this.tools = {
+				publicUrl: config.publicUrl,
+				pageTimeoutMs: pageCallTimeoutMs(config.crawl.timeoutMs, 2),
+				secret: resolveSigningSecret(config.signingSecret, config.dataDir),
+				claimLinks: new RecentMap(1024)
+			};
+			this.onInternalError = (error, where) => this.logger.error("MCP internal error in", where.method, where.tool ?? "", error);
 		},
 		actions: {
 			/**
@@ -53,19 +60,14 @@ export default function createMcpService(config: Readonly<AppConfig>): ServiceSc
 				},
 				async handler(ctx: Context<HandleParams, Record<string, unknown>>): Promise<McpReply> {
 					const caller = callerFrom(ctx.params.account);
-					const deps: ToolRunnerDeps = {
-						publicUrl: config.publicUrl,
-						pageTimeoutMs: pageCallTimeoutMs(config.crawl.timeoutMs, 2),
-						secret: this.secret,
-						call: <T>(action: string, params: object, opts?: { timeout?: number }) => call<T>(ctx as Context<unknown, Record<string, unknown>>, action, params, opts)
-					};
-					const runTool = createToolRunner(deps);
+					// Built per request, with no closures of its own: this is the hot path of every tool call.
+					const runner = new ToolRunner(this.tools, ctx, caller);
 					return handleMcpBody(ctx.params.body, {
 						protocolVersion: ctx.params.protocol_version,
 						authenticated: caller.kind === "account",
 						serverInfo: MCP_SERVER_INFO,
-						callTool: (name, args) => runTool(caller, name, args),
-						onInternalError: (error, where) => this.logger.error("MCP internal error in", where.method, where.tool ?? "", error)
+						callTool: runner.run.bind(runner),
+						onInternalError: this.onInternalError
 					});
 				}
 			}

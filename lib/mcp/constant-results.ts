@@ -1,15 +1,28 @@
 /**
- * Results that never change for a given protocol revision and caller kind (`tools/list`), built
- * and serialised once, and the JSON writer that reuses that text instead of serialising the same
- * few kilobytes of tool schemas on every request. Each cached result is a frozen copy, so the text
- * kept for it cannot drift from the object handed out.
+ * Results whose JSON text is known when they are made, and the JSON writer that reuses that text
+ * instead of serialising the result again:
+ *
+ * - results that never change for a protocol revision and caller kind (`tools/list`), built and
+ *   serialised once: each is a frozen copy, so the text kept for it cannot drift from the object;
+ * - a tool call's result, whose structured part was serialised anyway to be checked against the
+ *   tool's output schema (lib/mcp/server.ts): handed over as final, never changed afterwards.
+ *
+ * The text is kept beside the object in process only; a result that crosses the bus is serialised
+ * as any other.
  */
+import { RecentMap } from "../cache/recent-map";
 import type { JsonRpcResponse } from "./jsonrpc";
 import type { ProtocolVersion } from "./protocol";
 import { toolsForVersion } from "./tools";
 
-/** A constant result's JSON text, and the same text as UTF-8 bytes, ready for the socket. */
-const serialised = new WeakMap<object, { text: string; bytes: Buffer }>();
+/** A result's JSON text, and for a constant one the same text as UTF-8 bytes, ready for the socket. */
+const serialised = new WeakMap<object, { text: string; bytes?: Buffer }>();
+
+/** Remembers `text`, which must be exactly `JSON.stringify(result)`, for a result nobody changes afterwards. */
+export function withJson<T extends object>(result: T, text: string): T {
+	serialised.set(result, { text });
+	return result;
+}
 
 function deepFreeze<T>(value: T): T {
 	if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
@@ -22,9 +35,44 @@ function deepFreeze<T>(value: T): T {
 /** A frozen copy of `value` whose JSON text is remembered for `responseJson`. */
 export function constantResult<T extends object>(value: T): T {
 	const text = JSON.stringify(value);
-	const copy = deepFreeze(JSON.parse(text) as T);
-	serialised.set(copy, { text, bytes: Buffer.from(text, "utf8") });
-	return copy;
+	return keepAsConstant(JSON.parse(text) as T, text);
+}
+
+/** Makes `result`, whose JSON text is exactly `text`, a constant: frozen, its text and bytes remembered. */
+function keepAsConstant<T extends object>(result: T, text: string): T {
+	deepFreeze(result);
+	serialised.set(result, { text, bytes: Buffer.from(text, "utf8") });
+	return result;
+}
+
+/**
+ * Checked and formatted results of read-only tools, by tool, revision kind and the result's
+ * compact JSON. An agent polls `get_chatbot` every 10-20 s and most polls find the chatbot as it
+ * was; the result's check against the output schema, its pretty text and that text escaped into
+ * the response are then the same work on the same input. A hit hands over the constant made the
+ * first time (the same bytes that work would write); the least recently used go beyond the bound.
+ */
+const readResults = new Map<string, RecentMap<string, Record<string, unknown>>>();
+/** Results kept per tool and revision kind. Longer results (a long list of chatbots) are not kept: these stay within a few MB. */
+const REMEMBERED_PER_KIND = 256;
+const MAX_REMEMBERED_JSON = 4096;
+
+/** Keyed by the JSON text itself (not a key built from it, which would copy those characters per lookup). */
+function resultsOf(tool: string, structured: boolean): RecentMap<string, Record<string, unknown>> {
+	const kind = structured ? tool : `${tool} unstructured`;
+	let results = readResults.get(kind);
+	if (!results) readResults.set(kind, (results = new RecentMap(REMEMBERED_PER_KIND)));
+	return results;
+}
+
+export function rememberedToolResult(tool: string, structured: boolean, json: string): Record<string, unknown> | undefined {
+	return json.length <= MAX_REMEMBERED_JSON ? resultsOf(tool, structured).get(json) : undefined;
+}
+
+/** Keeps `result` (frozen from now on), the checked result of a read-only tool whose data's JSON is `json`. */
+export function rememberToolResult(tool: string, structured: boolean, json: string, result: Record<string, unknown>): void {
+	const kept = serialised.get(result);
+	if (kept && json.length <= MAX_REMEMBERED_JSON) resultsOf(tool, structured).set(json, keepAsConstant(result, kept.text));
 }
 
 const toolLists = new Map<string, { tools: Record<string, unknown>[] }>();
@@ -41,7 +89,7 @@ export function toolListResult(version: ProtocolVersion, authenticated: boolean)
 }
 
 /** The remembered serialisation of a `successResponse`-shaped {jsonrpc, id, result} whose result is constant. */
-function rememberedResult(response: JsonRpcResponse): { head: string; kept: { text: string; bytes: Buffer } } | undefined {
+function rememberedResult(response: JsonRpcResponse): { head: string; kept: { text: string; bytes?: Buffer } } | undefined {
 	if (!("result" in response) || response.id === undefined) return undefined;
 	const kept = serialised.get(response.result);
 	const keys = Object.keys(response);
@@ -68,5 +116,6 @@ export function responseJson(body: JsonRpcResponse | JsonRpcResponse[]): string 
  */
 export function responseChunks(body: JsonRpcResponse | JsonRpcResponse[]): Array<string | Buffer> {
 	const remembered = Array.isArray(body) ? undefined : rememberedResult(body);
-	return remembered ? [remembered.head, remembered.kept.bytes, "}"] : [responseJson(body)];
+	if (!remembered) return [responseJson(body)];
+	return [remembered.head, remembered.kept.bytes ?? remembered.kept.text, "}"];
 }

@@ -116,6 +116,10 @@ function isValidId(value: unknown): value is JsonRpcId {
 	return typeof value === "string" || (typeof value === "number" && Number.isSafeInteger(value));
 }
 
+function invalidMessage(id: JsonRpcId | null, reason: string): ParsedMessage {
+	return { kind: "invalid", response: invalidRequestResponse(id, reason) };
+}
+
 /** Classifies one element of a body (a whole single body, or one batch entry). */
 export function classifyMessage(value: unknown): ParsedMessage {
 	if (!isPlainObject(value)) {
@@ -124,14 +128,13 @@ export function classifyMessage(value: unknown): ParsedMessage {
 	const hasId = Object.prototype.hasOwnProperty.call(value, "id");
 	// Answer with the caller's id whenever it is a usable one, so they can match the error.
 	const id = hasId && isValidId(value.id) ? value.id : null;
-	const invalid = (reason: string): ParsedMessage => ({ kind: "invalid", response: invalidRequestResponse(id, reason) });
 
-	if (value.jsonrpc !== "2.0") return invalid('"jsonrpc" must be "2.0".');
-	if (typeof value.method !== "string" || value.method === "") return invalid('"method" must be a non-empty string.');
-	if (hasId && id === null) return invalid('"id" must be a string or an integer.');
+	if (value.jsonrpc !== "2.0") return invalidMessage(id, '"jsonrpc" must be "2.0".');
+	if (typeof value.method !== "string" || value.method === "") return invalidMessage(id, '"method" must be a non-empty string.');
+	if (hasId && id === null) return invalidMessage(id, '"id" must be a string or an integer.');
 	const params = value.params;
-	if (params !== undefined && typeof params !== "object") return invalid('"params" must be an object.');
-	if (params === null) return invalid('"params" must be an object.');
+	if (params !== undefined && typeof params !== "object") return invalidMessage(id, '"params" must be an object.');
+	if (params === null) return invalidMessage(id, '"params" must be an object.');
 
 	const base = { jsonrpc: "2.0" as const, method: value.method };
 	const withParams = params === undefined ? base : { ...base, params: params as JsonRpcParams };

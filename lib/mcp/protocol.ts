@@ -43,6 +43,8 @@ export type ProtocolHeaderCheck =
  * copy agrees.
  */
 export function checkProtocolHeader(headerValue: string | string[] | undefined): ProtocolHeaderCheck {
+	// The usual header, one supported version as it is, decided without splitting anything.
+	if (typeof headerValue === "string" && isSupportedVersion(headerValue)) return { ok: true, version: headerValue };
 	const values = (Array.isArray(headerValue) ? headerValue : [headerValue])
 		.flatMap(value => (value === undefined ? [] : value.split(",")))
 		.map(value => value.trim())

@@ -18,6 +18,7 @@ import {
 	JsonRpcRequest,
 	JsonRpcResponse,
 	methodNotFoundResponse,
+	ParsedBody,
 	ParsedMessage,
 	parseJsonRpcBody,
 	successResponse,
@@ -26,7 +27,7 @@ import {
 import { MAX_JSON_DEPTH, nestedDeeperThan } from "../http/json-depth";
 import { atLeast, initializeResult, negotiateVersion, ProtocolVersion, ServerInfo } from "./protocol";
 import { validateToolArguments, validateToolOutput } from "./tool-validation";
-import { toolListResult } from "./constant-results";
+import { rememberedToolResult, rememberToolResult, toolListResult, withJson } from "./constant-results";
 import { findTool, ToolName } from "./tools";
 
 /** A business failure a tool reports to the agent (not a protocol error). */
@@ -137,14 +138,31 @@ async function handleCallTool(request: JsonRpcRequest, params: Record<string, un
 	if (!outcome.ok) {
 		return successResponse(request.id, { content: [{ type: "text", text: failureText(outcome.error) }], isError: true });
 	}
-	// Round-trip through JSON so what we check is exactly what we send (undefined fields dropped).
-	const data: unknown = JSON.parse(JSON.stringify(outcome.data));
-	const checked = validateToolOutput(tool.name, data);
+	// Round-trip through JSON so what we check is exactly what we send (undefined fields dropped);
+	// the same text is then the structured part of the response, which is not serialised again.
+	const json = JSON.stringify(outcome.data);
+	const structured = atLeast(ctx.protocolVersion, "2025-06-18");
+	const readOnly = tool.annotations.readOnlyHint;
+	const remembered = readOnly ? rememberedToolResult(tool.name, structured, json) : undefined;
+	if (remembered) return successResponse(request.id, remembered);
+	const checked = validateToolOutput(tool.name, JSON.parse(json));
 	if (!checked.ok) throw new InternalFault({ reason: "tool result does not match its outputSchema", problems: checked.problems });
-
-	const result: Record<string, unknown> = { content: [{ type: "text", text: JSON.stringify(checked.value, null, 2) }], isError: false };
-	if (atLeast(ctx.protocolVersion, "2025-06-18")) result.structuredContent = checked.value;
+	const result = toolCallResult(checked.value, json, structured);
+	if (readOnly) rememberToolResult(tool.name, structured, json, result);
 	return successResponse(request.id, result);
+}
+
+/**
+ * A successful tool call's result: the data as pretty JSON text for any client, and as structured
+ * content for revisions that have it. `json` is the data's compact JSON text; the result's own
+ * text is remembered with it (constant-results.ts), byte for byte what JSON.stringify would write.
+ */
+export function toolCallResult(data: Record<string, unknown>, json: string, structured: boolean): Record<string, unknown> {
+	const content = [{ type: "text", text: JSON.stringify(data, null, 2) }];
+	const result: Record<string, unknown> = { content, isError: false };
+	if (!structured) return withJson(result, `{"content":${JSON.stringify(content)},"isError":false}`);
+	result.structuredContent = data;
+	return withJson(result, `{"content":${JSON.stringify(content)},"isError":false,"structuredContent":${json}}`);
 }
 
 // A Map, not an object literal, so a method named "constructor" or "__proto__" finds nothing.
@@ -197,9 +215,9 @@ async function answerElement(element: ParsedMessage, ctx: McpRequestContext): Pr
 	}
 }
 
-/** Answers one `POST /mcp` body. Never throws. */
-export async function handleMcpBody(rawBody: string, ctx: McpRequestContext): Promise<McpReply> {
-	const parsed = parseJsonRpcBody(rawBody);
+/** Answers one `POST /mcp` body, as text or as `parseJsonRpcBody` read it. Never throws. */
+export async function handleMcpBody(body: string | ParsedBody, ctx: McpRequestContext): Promise<McpReply> {
+	const parsed = typeof body === "string" ? parseJsonRpcBody(body) : body;
 	if (parsed.kind === "rejected") return { status: 200, body: parsed.response };
 	if (parsed.kind === "single") {
 		const response = await answerElement(parsed.element, ctx);
@@ -219,8 +237,8 @@ export async function handleMcpBody(rawBody: string, ctx: McpRequestContext): Pr
  * call is charged, and `create_chatbot` also against its own budget). Counts only well-formed
  * requests with an id and a string name, the ones that would run; none for junk.
  */
-export function toolCallNames(rawBody: string): string[] {
-	const parsed = parseJsonRpcBody(rawBody);
+export function toolCallNames(body: string | ParsedBody): string[] {
+	const parsed = typeof body === "string" ? parseJsonRpcBody(body) : body;
 	const elements = parsed.kind === "batch" ? parsed.elements : parsed.kind === "single" ? [parsed.element] : [];
 	const names: string[] = [];
 	for (const element of elements) {

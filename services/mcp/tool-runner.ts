@@ -12,6 +12,7 @@
  */
 import { chatbotLimitsFromPlan, SANDBOX_CHATBOT_LIMITS, SANDBOX_TTL_MS } from "../../lib/accounts/chatbot-limits";
 import { claimUrl, hashToken, sandboxClaimToken } from "../../lib/accounts/tokens";
+import type { RecentMap } from "../../lib/cache/recent-map";
 import { isPlanId, PLANS, PlanId } from "../../lib/accounts/plans";
 import { newId } from "../../lib/chatbots/ids";
 import type { Chatbot, Source } from "../../lib/chatbots/model";
@@ -30,6 +31,12 @@ export interface ToolRunnerDeps {
 	pageTimeoutMs: number;
 	/** Signs sandbox claim tokens. */
 	secret: string;
+	/** Claim links by chatbot id: an HMAC each, and a polling agent is shown the same one every time. */
+	claimLinks: RecentMap<string, string>;
+}
+
+/** What calls other services' actions for the request (its Moleculer context). */
+export interface ActionCaller {
 	call<T>(action: string, params: object, opts?: { timeout?: number }): Promise<T>;
 }
 
@@ -71,34 +78,94 @@ function toolHint(code: string): string | undefined {
 	}
 }
 
-export function createToolRunner(deps: ToolRunnerDeps) {
-	const claimLink = (chatbot: Chatbot): string | undefined =>
-		chatbot.kind === "sandbox" && chatbot.claim_hash !== null ? claimUrl(deps.publicUrl, sandboxClaimToken(deps.secret, chatbot._id)) : undefined;
-	const view = (chatbot: Chatbot): ChatbotResult => chatbotResult(chatbot, { publicUrl: deps.publicUrl, claimUrl: claimLink(chatbot) });
+/**
+ * Runs the tools for one caller (one request). A class rather than a function returning closures:
+ * it is built per request, and its methods live on the prototype instead of being made anew each time.
+ */
+export class ToolRunner {
+	constructor(
+		private readonly deps: ToolRunnerDeps,
+		private readonly actions: ActionCaller,
+		private readonly caller: McpCaller
+	) {}
+
+	/** Runs one tool; business failures become results, faults of ours are rethrown (→ -32603). */
+	async run(name: ToolName, args: Record<string, unknown>): Promise<ToolOutcome> {
+		try {
+			return await this.dispatch(name, args);
+		} catch (err) {
+			const failure = businessFailure(err);
+			if (failure) return failure;
+			throw err;
+		}
+	}
+
+	private async dispatch(name: ToolName, args: Record<string, unknown>): Promise<ToolOutcome> {
+		const id = String(args.chatbot_id ?? "");
+		switch (name) {
+			case "create_chatbot":
+				return this.createChatbot({ website_url: String(args.website_url), language: args.language === "es" ? "es" : "en" });
+			case "get_chatbot":
+				return toolSuccess(this.view(await this.load(id)));
+			case "add_knowledge_url":
+				return this.addKnowledge(id, { kind: "url", url: String(args.url) });
+			case "add_knowledge_text": {
+				const text = String(args.text);
+				if (text.trim() === "") return toolFailure("empty", "The text is only whitespace.", "Send the text to learn from.");
+				return this.addKnowledge(id, { kind: "text", text, title: typeof args.title === "string" ? args.title : null });
+			}
+			case "add_qa": {
+				const question = String(args.question).trim();
+				const answer = String(args.answer).trim();
+				if (question === "" || answer === "") return toolFailure("empty", "The question and the answer must both have text.", "Send both.");
+				// The text is what training indexes and what the character budget counts.
+				return this.addKnowledge(id, { kind: "qa", question, answer, title: question, text: `${question}\n${answer}` });
+			}
+			case "list_chatbots":
+				return this.listChatbots();
+		}
+	}
+
+	private claimLink(chatbot: Chatbot): string | undefined {
+		if (chatbot.kind !== "sandbox" || chatbot.claim_hash === null) return undefined;
+		let link = this.deps.claimLinks.get(chatbot._id);
+		if (link === undefined) {
+			link = claimUrl(this.deps.publicUrl, sandboxClaimToken(this.deps.secret, chatbot._id));
+			this.deps.claimLinks.set(chatbot._id, link);
+		}
+		return link;
+	}
+
+	private view(chatbot: Chatbot): ChatbotResult {
+		return chatbotResult(chatbot, { publicUrl: this.deps.publicUrl, claimUrl: this.claimLink(chatbot) });
+	}
 
 	/** Whose chatbots the caller may reach: an account's own, or (anonymous) unclaimed sandboxes. */
-	const ownerOf = (caller: McpCaller) => ({ account_id: caller.kind === "account" ? caller.account_id : null });
-
-	async function load(caller: McpCaller, id: string): Promise<Chatbot> {
-		return (await deps.call<{ chatbot: Chatbot }>("chatbots.get", { id, with_sources: false, owner: ownerOf(caller) })).chatbot;
+	private owner(): { account_id: string | null } {
+		return { account_id: this.caller.kind === "account" ? this.caller.account_id : null };
 	}
 
-	async function addKnowledge(caller: McpCaller, id: string, source: Record<string, unknown>): Promise<ToolOutcome> {
-		const owner = ownerOf(caller);
+	private async load(id: string): Promise<Chatbot> {
+		return (await this.actions.call<{ chatbot: Chatbot }>("chatbots.get", { id, with_sources: false, owner: this.owner() })).chatbot;
+	}
+
+	private async addKnowledge(id: string, source: Record<string, unknown>): Promise<ToolOutcome> {
+		const owner = this.owner();
 		const added =
 			source.kind === "url"
-				? await deps.call<Source>("chatbots.addPage", { id, url: source.url, train: true, owner }, { timeout: deps.pageTimeoutMs })
-				: await deps.call<Source>("chatbots.addSource", { id, status: "ready", ...source, train: true, owner });
-		return toolSuccess({ source: knowledgeSource(added), chatbot: view(await load(caller, id)) });
+				? await this.actions.call<Source>("chatbots.addPage", { id, url: source.url, train: true, owner }, { timeout: this.deps.pageTimeoutMs })
+				: await this.actions.call<Source>("chatbots.addSource", { id, status: "ready", ...source, train: true, owner });
+		return toolSuccess({ source: knowledgeSource(added), chatbot: this.view(await this.load(id)) });
 	}
 
-	async function createChatbot(caller: McpCaller, args: { website_url: string; language: "en" | "es" }): Promise<ToolOutcome> {
+	private async createChatbot(args: { website_url: string; language: "en" | "es" }): Promise<ToolOutcome> {
 		const url = new URL(args.website_url);
 		const crawl = { url: url.href, then_train: true };
+		const caller = this.caller;
 		if (caller.kind === "account") {
 			const plan = PLANS[caller.plan];
 			try {
-				const created = await deps.call<Chatbot>("chatbots.create", {
+				const created = await this.actions.call<Chatbot>("chatbots.create", {
 					kind: "account",
 					locale: args.language,
 					name: url.hostname,
@@ -107,7 +174,7 @@ export function createToolRunner(deps: ToolRunnerDeps) {
 					max_chatbots: plan.limits.chatbots,
 					crawl
 				});
-				return toolSuccess(view(created));
+				return toolSuccess(this.view(created));
 			} catch (err) {
 				if ((err as { type?: unknown }).type !== "forbidden") throw err;
 				return toolFailure(
@@ -119,26 +186,27 @@ export function createToolRunner(deps: ToolRunnerDeps) {
 		}
 		// The claim token is derived from the chatbot's id, so the id is chosen here and stored with its hash in one write.
 		const id = newId();
-		const created = await deps.call<Chatbot>("chatbots.create", {
+		const created = await this.actions.call<Chatbot>("chatbots.create", {
 			id,
 			kind: "sandbox",
 			locale: args.language,
 			name: url.hostname,
 			limits: SANDBOX_CHATBOT_LIMITS,
 			ttl_ms: SANDBOX_TTL_MS,
-			claim_hash: hashToken(sandboxClaimToken(deps.secret, id)),
+			claim_hash: hashToken(sandboxClaimToken(this.deps.secret, id)),
 			crawl
 		});
-		return toolSuccess(view(created));
+		return toolSuccess(this.view(created));
 	}
 
-	async function listChatbots(caller: McpCaller): Promise<ToolOutcome> {
+	private async listChatbots(): Promise<ToolOutcome> {
+		const caller = this.caller;
 		if (caller.kind !== "account") return toolFailure("unauthorized", "list_chatbots needs an API key.");
-		const chatbots = await deps.call<Chatbot[]>("chatbots.listByAccount", { account_id: caller.account_id });
+		const chatbots = await this.actions.call<Chatbot[]>("chatbots.listByAccount", { account_id: caller.account_id });
 		const plan = PLANS[caller.plan];
 		const result: ChatbotListResult = {
 			count: chatbots.length,
-			chatbots: chatbots.map(chatbot => chatbotSummary(chatbot, deps.publicUrl)),
+			chatbots: chatbots.map(chatbot => chatbotSummary(chatbot, this.deps.publicUrl)),
 			plan: {
 				id: plan.id,
 				name: plan.name,
@@ -147,43 +215,6 @@ export function createToolRunner(deps: ToolRunnerDeps) {
 		};
 		return toolSuccess(result);
 	}
-
-	async function dispatch(caller: McpCaller, name: ToolName, args: Record<string, unknown>): Promise<ToolOutcome> {
-		const id = String(args.chatbot_id ?? "");
-		switch (name) {
-			case "create_chatbot":
-				return createChatbot(caller, { website_url: String(args.website_url), language: args.language === "es" ? "es" : "en" });
-			case "get_chatbot":
-				return toolSuccess(view(await load(caller, id)));
-			case "add_knowledge_url":
-				return addKnowledge(caller, id, { kind: "url", url: String(args.url) });
-			case "add_knowledge_text": {
-				const text = String(args.text);
-				if (text.trim() === "") return toolFailure("empty", "The text is only whitespace.", "Send the text to learn from.");
-				return addKnowledge(caller, id, { kind: "text", text, title: typeof args.title === "string" ? args.title : null });
-			}
-			case "add_qa": {
-				const question = String(args.question).trim();
-				const answer = String(args.answer).trim();
-				if (question === "" || answer === "") return toolFailure("empty", "The question and the answer must both have text.", "Send both.");
-				// The text is what training indexes and what the character budget counts.
-				return addKnowledge(caller, id, { kind: "qa", question, answer, title: question, text: `${question}\n${answer}` });
-			}
-			case "list_chatbots":
-				return listChatbots(caller);
-		}
-	}
-
-	/** Runs one tool; business failures become results, faults of ours are rethrown (→ -32603). */
-	return async function runTool(caller: McpCaller, name: ToolName, args: Record<string, unknown>): Promise<ToolOutcome> {
-		try {
-			return await dispatch(caller, name, args);
-		} catch (err) {
-			const failure = businessFailure(err);
-			if (failure) return failure;
-			throw err;
-		}
-	};
 }
 
 /** The caller from what the gateway learned of the API key. */

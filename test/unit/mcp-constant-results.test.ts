@@ -1,6 +1,7 @@
-import { constantResult, responseJson, toolListResult } from "../../lib/mcp/constant-results";
+import { constantResult, responseChunks, responseJson, toolListResult } from "../../lib/mcp/constant-results";
 import { successResponse, methodNotFoundResponse } from "../../lib/mcp/jsonrpc";
 import { SUPPORTED_VERSIONS } from "../../lib/mcp/protocol";
+import { toolCallResult } from "../../lib/mcp/server";
 import { toolsForVersion } from "../../lib/mcp/tools";
 
 describe("tools/list results built once", () => {
@@ -30,5 +31,25 @@ describe("responseJson", () => {
 	it("falls back to JSON.stringify for a response shaped differently", () => {
 		const odd = { jsonrpc: "2.0" as const, result: constantResult({ a: 1 }), id: 7 };
 		expect(responseJson(odd)).toBe(JSON.stringify(odd));
+	});
+});
+
+describe("tool call results serialised once", () => {
+	const data = { chatbot_id: "c1", name: 'quote"d \u2028 näme </script>', pages: { found: 0, limit: 5 }, ready: false, tags: ["a", "b"] };
+	const joined = (chunks: Array<string | Buffer>) => chunks.map(chunk => chunk.toString()).join("");
+
+	it.each([true, false])("writes exactly what JSON.stringify writes (structured content: %p)", structured => {
+		const result = toolCallResult(data, JSON.stringify(data), structured);
+		expect(result.content).toEqual([{ type: "text", text: JSON.stringify(data, null, 2) }]);
+		expect("structuredContent" in result).toBe(structured);
+		const response = successResponse(9, result);
+		expect(responseJson(response)).toBe(JSON.stringify(response));
+		expect(joined(responseChunks(response))).toBe(JSON.stringify(response));
+	});
+
+	it("uses the remembered text, not the object, for the structured part", () => {
+		// Proves the text is reused: a different text for the same data shows up in the response.
+		const response = successResponse(1, toolCallResult(data, '{"marker":true}', true));
+		expect(responseJson(response)).toContain('"structuredContent":{"marker":true}}');
 	});
 });

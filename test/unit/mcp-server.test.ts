@@ -17,7 +17,9 @@ import {
 } from "../../lib/mcp/protocol";
 import { countToolCalls, handleMcpBody, McpReply, McpRequestContext, toolFailure, ToolOutcome, toolSuccess } from "../../lib/mcp/server";
 import { ChatbotListResult, ChatbotResult, KnowledgeAddedResult } from "../../lib/mcp/tool-results";
-import { ANONYMOUS_TOOL_NAMES, ToolName, toolsForVersion } from "../../lib/mcp/tools";
+import { ANONYMOUS_TOOL_NAMES, TOOL_DEFINITIONS, ToolName, toolsForVersion } from "../../lib/mcp/tools";
+import { responseJson } from "../../lib/mcp/constant-results";
+import { validateToolArguments } from "../../lib/mcp/tool-validation";
 import { SANDBOX_LIMITS } from "../../lib/accounts/plans";
 import { assertValidMcpMessage, McpResultDefinition, mcpMessageErrors } from "../helpers/mcp-schema";
 
@@ -400,6 +402,72 @@ describe("tools/call", () => {
 		);
 		const response = ok(await send(call(1, "get_chatbot", { chatbot_id: "cb_1" }), ctx), ctx.protocolVersion, "CallToolResult");
 		expect(response.result.structuredContent).not.toHaveProperty("claim_url");
+	});
+});
+
+describe("results of read-only tools, remembered", () => {
+	const resultOf = (reply: McpReply) => (single(reply) as JsonRpcSuccessResponse).result;
+
+	it("answers a repeated get_chatbot result from memory, byte for byte what checking it anew would send", async () => {
+		const unique = chatbot({ chatbot_id: "cb_memo_1", name: "Remembered" });
+		const { ctx } = context({}, async () => toolSuccess(unique));
+		const first = await send(call(1, "get_chatbot", { chatbot_id: "cb_memo_1" }), ctx);
+		const second = await send(call(2, "get_chatbot", { chatbot_id: "cb_memo_1" }), ctx);
+		// The same constant result, frozen so no reader can change what the next poll is shown.
+		expect(resultOf(second)).toBe(resultOf(first));
+		expect(Object.isFrozen(resultOf(second))).toBe(true);
+		expect(responseJson(second.body as JsonRpcResponse)).toBe(JSON.stringify(second.body));
+		assertValidMcpMessage(ctx.protocolVersion, second.body, "CallToolResult");
+		expect(JSON.parse(responseJson(second.body as JsonRpcResponse))).toMatchObject({ id: 2, result: { structuredContent: unique } });
+	});
+
+	it("checks a changed result anew, and a result that failed its check is never remembered", async () => {
+		let data: Record<string, unknown> = chatbot({ chatbot_id: "cb_memo_2" });
+		const { ctx, internalErrors } = context({}, async () => toolSuccess(data));
+		const before = resultOf(await send(call(1, "get_chatbot", { chatbot_id: "cb_memo_2" }), ctx));
+		data = chatbot({ chatbot_id: "cb_memo_2", status: "ready", ready: true });
+		const after = resultOf(await send(call(2, "get_chatbot", { chatbot_id: "cb_memo_2" }), ctx));
+		expect(after).not.toBe(before);
+		expect(after.structuredContent).toMatchObject({ status: "ready", ready: true });
+
+		data = { ...chatbot({ chatbot_id: "cb_memo_3" }), chat_link: "https://x.example" };
+		failed(await send(call(3, "get_chatbot", { chatbot_id: "cb_memo_3" }), ctx), ctx.protocolVersion, -32603);
+		failed(await send(call(4, "get_chatbot", { chatbot_id: "cb_memo_3" }), ctx), ctx.protocolVersion, -32603);
+		expect(internalErrors).toHaveLength(2);
+	});
+
+	it("keeps revisions apart: structured content only where the revision has it", async () => {
+		const unique = chatbot({ chatbot_id: "cb_memo_4" });
+		for (const version of ["2025-06-18", "2025-03-26", "2025-06-18"] as const) {
+			const { ctx } = context({ protocolVersion: version }, async () => toolSuccess(unique));
+			const response = ok(await send(call(1, "get_chatbot", { chatbot_id: "cb_memo_4" }), ctx), version, "CallToolResult");
+			expect("structuredContent" in response.result).toBe(version === "2025-06-18");
+		}
+	});
+
+	it("does not remember what tools that change things return", async () => {
+		const { ctx } = context();
+		const first = resultOf(await send(call(1, "add_qa", { chatbot_id: "cb_123", question: "Do you ship?", answer: "Yes." }), ctx));
+		const second = resultOf(await send(call(2, "add_qa", { chatbot_id: "cb_123", question: "Do you ship?", answer: "Yes." }), ctx));
+		expect(second).not.toBe(first);
+		expect(Object.isFrozen(second)).toBe(false);
+	});
+});
+
+describe("tool arguments", () => {
+	it("are flat in every tool's schema, so the validator's defaults never reach into the caller's objects", () => {
+		for (const tool of TOOL_DEFINITIONS) {
+			for (const [name, property] of Object.entries(tool.inputSchema.properties ?? {})) {
+				expect({ tool: tool.name, name, type: (property as { type?: string }).type }).toEqual({ tool: tool.name, name, type: expect.stringMatching(/^(string|number|integer|boolean)$/) });
+			}
+		}
+	});
+
+	it("are completed with defaults in a copy", () => {
+		const args = { website_url: "https://example.com/" };
+		const checked = validateToolArguments("create_chatbot", args);
+		expect(checked).toEqual({ ok: true, value: { website_url: "https://example.com/", language: "en" } });
+		expect(args).toEqual({ website_url: "https://example.com/" });
 	});
 });
 
