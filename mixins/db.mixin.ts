@@ -39,9 +39,30 @@ const NEDB_MODES = { fileMode: 0o600, dirMode: 0o700 };
 /** NeDB's datafile is append-only; rewriting it this often keeps it the size of its documents. */
 const NEDB_COMPACTION_MS = 10 * 60_000;
 
+/** NeDB's own promise API (what moleculer-db's NeDB adapter wraps in promisify over callbacks). */
+interface NedbCursor<R> extends PromiseLike<R> {
+	sort(fields: Record<string, 1 | -1>): NedbCursor<R>;
+	limit(n: number): NedbCursor<R>;
+}
+
 interface NedbQueries {
 	/** Resolves to a copy of the first matching document, or null. */
 	findOneAsync(query: object): PromiseLike<unknown>;
+	findAsync(query: object): NedbCursor<unknown[]>;
+	countAsync(query: object): PromiseLike<number>;
+	insertAsync(doc: object): Promise<unknown>;
+	updateAsync(query: object, update: object, options: { multi: true }): Promise<{ numAffected: number }>;
+	removeAsync(query: object, options: { multi: true }): Promise<number>;
+}
+
+/** moleculer-db's sort list (`["expires_at", "-created_at"]`) as NeDB's sort document. */
+function nedbSort(fields: readonly string[]): Record<string, 1 | -1> {
+	const sort: Record<string, 1 | -1> = {};
+	for (const field of fields) {
+		if (field.startsWith("-")) sort[field.slice(1)] = -1;
+		else sort[field] = 1;
+	}
+	return sort;
 }
 
 interface NedbDatastore {
@@ -70,37 +91,61 @@ export class DocumentCollection<T extends { _id: string }> {
 		this.compacting = undefined;
 	}
 
+	/**
+	 * NeDB's datastore once connected, whose promise API is used directly: moleculer-db's adapter
+	 * reaches it through promisify over NeDB's callback API, and those wrappers cost more than the
+	 * lookup on the hottest reads (profiled); its `count` also copied every matching document.
+	 * Undefined for MongoDB, which goes through the adapter.
+	 */
+	private nedb(): NedbQueries | undefined {
+		const db = (this.adapter as { db?: Partial<NedbQueries> }).db;
+		return typeof db?.findOneAsync === "function" && typeof db.countAsync === "function" ? (db as NedbQueries) : undefined;
+	}
+
 	private async plain(entity: unknown): Promise<T> {
 		return (await this.adapter.entityToObject(entity)) as unknown as T;
 	}
 
 	async findOne(query: object): Promise<T | null> {
-		const nedb = (this.adapter as { db?: Partial<NedbQueries> }).db;
-		// NeDB's own promise API: moleculer-db's adapter reaches it through promisify over NeDB's
-		// callback API, whose wrappers cost more than the lookup on the hottest reads (profiled).
-		const found = typeof nedb?.findOneAsync === "function" ? await nedb.findOneAsync(query) : await this.adapter.findOne(query);
+		const nedb = this.nedb();
+		if (nedb) return ((await nedb.findOneAsync(query)) as T | null) ?? null;
+		const found = await this.adapter.findOne(query);
 		return found ? this.plain(found) : null;
 	}
 
 	async find(query: object, opts: { sort?: string[]; limit?: number } = {}): Promise<T[]> {
+		const nedb = this.nedb();
+		if (nedb) {
+			let cursor = nedb.findAsync(query);
+			if (opts.sort) cursor = cursor.sort(nedbSort(opts.sort));
+			if (opts.limit !== undefined && opts.limit > 0) cursor = cursor.limit(opts.limit);
+			return (await cursor) as T[];
+		}
 		const rows = await this.adapter.find({ query, ...opts });
 		return Promise.all(rows.map(r => this.plain(r)));
 	}
 
-	count(query: object = {}): Promise<number> {
-		return this.adapter.count({ query });
+	async count(query: object = {}): Promise<number> {
+		const nedb = this.nedb();
+		return nedb ? nedb.countAsync(query) : this.adapter.count({ query });
 	}
 
 	async insert(doc: T): Promise<T> {
+		const nedb = this.nedb();
+		if (nedb) return (await nedb.insertAsync(doc)) as T;
 		return this.plain(await this.adapter.insert(doc));
 	}
 
 	/** Applies `update` to every document matching `query` atomically per document; returns how many changed. */
 	async update(query: object, update: object): Promise<number> {
+		const nedb = this.nedb();
+		if (nedb) return (await nedb.updateAsync(query, update, { multi: true })).numAffected;
 		return Number(await this.adapter.updateMany(query, update));
 	}
 
 	async remove(query: object): Promise<number> {
+		const nedb = this.nedb();
+		if (nedb) return nedb.removeAsync(query, { multi: true });
 		const result = await this.adapter.removeMany(query);
 		if (typeof result === "number") return result;
 		const deleted = (result as { deletedCount?: number } | null)?.deletedCount;

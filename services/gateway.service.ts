@@ -28,7 +28,8 @@ import type { GatewayDeps, GatewayHandler, GatewayRequest } from "./gateway/cont
 import { sendJson } from "./gateway/context";
 import { bodyParsing } from "./gateway/body";
 import { optionsAnswerer, PUBLIC_CORS } from "./gateway/cors";
-import { directRoutes, Middleware, requestIdOf, runChain } from "./gateway/direct-routes";
+import { ActionCalls, actionRoutes, callAction, endpointAvailable, matchActionRoute, mergeParams } from "./gateway/direct-actions";
+import { ChainErrors, directRoutes, Middleware, requestIdOf, runChain } from "./gateway/direct-routes";
 import { gatewayHandlers } from "./gateway/handlers";
 import { sendNotFound } from "./gateway/not-found";
 import { rateLimitMiddleware } from "./gateway/rate-limit";
@@ -84,6 +85,11 @@ function aliasPath(path: string): string {
 	return path.replace(/\{(\w+)\}/g, ":$1");
 }
 
+/** The key of a route's alias in moleculer-web's alias table, and in the one `buildAliases` returns. */
+function aliasKey(route: RouteDef): string {
+	return `${route.method} ${aliasPath(route.path)}`;
+}
+
 function buildAliases(deps: GatewayDeps, routes: readonly RouteDef[]): Record<string, unknown[]> {
 	const handlers = gatewayHandlers(deps.config);
 	const makeValidator = createValidatorFactory();
@@ -119,7 +125,7 @@ function buildAliases(deps: GatewayDeps, routes: readonly RouteDef[]): Record<st
 		} else {
 			throw new Error(`Route ${route.operationId} has neither an action nor a handler`);
 		}
-		aliases[`${route.method} ${aliasPath(route.path)}`] = chain;
+		aliases[aliasKey(route)] = chain;
 	}
 	return aliases;
 }
@@ -169,10 +175,11 @@ export default function createGatewayService(config: Readonly<AppConfig>, option
 		}
 	};
 
-	const onBeforeCall = (ctx: Context<unknown, Record<string, unknown>>, _route: unknown, req: GatewayRequest) => {
-		ctx.meta.clientIp = req.$clientIp;
-		ctx.meta.clientNetwork = req.$clientNetwork;
-		ctx.meta.headers = {
+	/** What an action learns of the request it answers: the client and the headers it may read. */
+	const requestMeta = (req: GatewayRequest): Record<string, unknown> => ({
+		clientIp: req.$clientIp,
+		clientNetwork: req.$clientNetwork,
+		headers: {
 			accept: req.headers.accept,
 			"if-none-match": req.headers["if-none-match"],
 			cookie: req.headers.cookie,
@@ -180,20 +187,34 @@ export default function createGatewayService(config: Readonly<AppConfig>, option
 			origin: req.headers.origin,
 			"user-agent": req.headers["user-agent"],
 			"content-type": req.headers["content-type"]
-		};
+		}
+	});
+	const onBeforeCall = (ctx: Context<unknown, Record<string, unknown>>, _route: unknown, req: GatewayRequest) => {
+		Object.assign(ctx.meta, requestMeta(req));
 	};
+	// The demo API's add-URL reads a page during the request: gateway → demo-session → chatbots → crawler.
+	const parsedCallOptions = { timeout: pageCallTimeoutMs(config.crawl.timeoutMs, 3) };
 	const aliases = buildAliases(deps, routes);
 	const parsedBodies = bodyParsing({ limit: JSON_BODY_LIMIT, forms: true });
 	const direct = directRoutes(
 		routes,
-		route => aliases[`${route.method} ${aliasPath(route.path)}`] as Middleware[],
+		route => aliases[aliasKey(route)] as Middleware[],
 		route => (wantsRawBody(route) ? [] : [parsedBodies])
 	);
+	const actionCalls: ActionCalls = { broker: () => service().broker, meta: requestMeta, callOptions: parsedCallOptions };
+	// The alias's own steps (rate limit, validation) between moleculer-web's before and after them.
+	const actions = actionRoutes(routes, route => [
+		parsedBodies,
+		mergeParams,
+		endpointAvailable(route.action as string, actionCalls),
+		...aliases[aliasKey(route)].filter((step): step is Middleware => typeof step === "function"),
+		callAction(route.action as string, actionCalls)
+	]);
 	const rawAliases: Record<string, unknown> = {};
 	const parsedAliases: Record<string, unknown> = {};
 	const corsAliases: Record<string, unknown> = {};
 	for (const route of routes) {
-		const key = `${route.method} ${aliasPath(route.path)}`;
+		const key = aliasKey(route);
 		(route.cors ? corsAliases : wantsRawBody(route) ? rawAliases : parsedAliases)[key] = aliases[key];
 	}
 	const moleculerRoutes = [
@@ -206,8 +227,7 @@ export default function createGatewayService(config: Readonly<AppConfig>, option
 			bodyParsers: false,
 			use: [parsedBodies],
 			aliases: parsedAliases,
-			// The demo API's add-URL reads a page during the request: gateway → demo-session → chatbots → crawler.
-			callOptions: { timeout: pageCallTimeoutMs(config.crawl.timeoutMs, 3) },
+			callOptions: parsedCallOptions,
 			onBeforeCall
 		},
 		// Routes marked `cors` (JSON bodies): CORS headers on every response, preflights answered.
@@ -280,11 +300,15 @@ export default function createGatewayService(config: Readonly<AppConfig>, option
 						return;
 					}
 				}
-				const chain = direct.get(`${req.method} ${greq.$path}`);
+				let chain = direct.get(`${req.method} ${greq.$path}`);
+				const action = chain || query !== -1 ? undefined : matchActionRoute(actions, req.method ?? "GET", greq.$path);
+				if (action) {
+					greq.$params = action.params;
+					chain = action.entry.chain;
+				}
 				if (chain) {
 					res.setHeader("X-Request-ID", requestIdOf(greq, () => this.broker.generateUid()));
-					const fail = (err: unknown) => (this as GatewayThis & { errorHandler(req: IncomingMessage, res: ServerResponse, err: unknown): void }).errorHandler(req, res, err);
-					return runChain(chain, greq, res, fail);
+					return runChain(chain, greq, res, this as GatewayThis & ChainErrors);
 				}
 				const base = (ApiGateway.methods as Record<string, (...args: unknown[]) => Promise<unknown>>).httpHandler;
 				return base.call(this, req, res, next);

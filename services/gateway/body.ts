@@ -30,6 +30,12 @@ export function bodyParsing(opts: { limit: string; forms: boolean }): Parser {
 	const parsers: Parser[] = [bodyParser.json({ strict: false, limit: opts.limit }) as unknown as Parser];
 	if (opts.forms) parsers.push(bodyParser.urlencoded({ extended: false, limit: opts.limit }) as unknown as Parser);
 	return (req, res, next) => {
+		// No body at all (a GET, no length, not chunked): what the parsers would conclude without them.
+		if (req.headers["transfer-encoding"] === undefined && req.headers["content-length"] === undefined) {
+			if (!("body" in req)) req.body = undefined;
+			next();
+			return;
+		}
 		const encoding = req.headers["content-encoding"];
 		const run = (index: number): void => {
 			if (index === parsers.length) {

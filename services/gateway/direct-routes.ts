@@ -28,19 +28,38 @@ export function directRoutes(routes: readonly RouteDef[], aliasChain: (route: Ro
 	return table;
 }
 
-/** Runs the chain as moleculer-web's compose does: each middleware calls `next` to go on, or with an error to stop. */
-export function runChain(chain: readonly Middleware[], req: GatewayRequest, res: ServerResponse, onError: (err: unknown) => void): void {
-	const step = (index: number, err?: unknown): void => {
-		if (err) return onError(err);
-		const middleware = chain[index];
+/** Renders a failure of the chain (the gateway's error handler). */
+export interface ChainErrors {
+	errorHandler(req: GatewayRequest, res: ServerResponse, err: unknown): void;
+}
+
+/**
+ * Runs the chain as moleculer-web's compose does: each middleware calls `next` to go on, or with an
+ * error to stop. A class rather than nested named functions: this runs for every request, and the
+ * only function made per step is the `next` handed to the middleware.
+ */
+class ChainRun {
+	constructor(
+		private readonly chain: readonly Middleware[],
+		private readonly req: GatewayRequest,
+		private readonly res: ServerResponse,
+		private readonly errors: ChainErrors
+	) {}
+
+	step(index: number, err?: unknown): void {
+		if (err) return this.errors.errorHandler(this.req, this.res, err);
+		const middleware = this.chain[index];
 		if (!middleware) return;
 		try {
-			middleware(req, res, failure => step(index + 1, failure));
+			middleware(this.req, this.res, failure => this.step(index + 1, failure));
 		} catch (thrown) {
-			onError(thrown);
+			this.errors.errorHandler(this.req, this.res, thrown);
 		}
-	};
-	step(0);
+	}
+}
+
+export function runChain(chain: readonly Middleware[], req: GatewayRequest, res: ServerResponse, errors: ChainErrors): void {
+	new ChainRun(chain, req, res, errors).step(0);
 }
 
 /** The request id moleculer-web would report in `X-Request-ID`: the caller's correlation or request id, else a new one. */

@@ -23,6 +23,7 @@ import { pageCallTimeoutMs } from "../../lib/crawl/deadline";
 import { appError } from "../../lib/errors";
 import { MCP_MAX_BODY_BYTES } from "../../lib/http/routes/mcp";
 import { responseChunks } from "../../lib/mcp/constant-results";
+import { ParsedBody, parseJsonRpcBody } from "../../lib/mcp/jsonrpc";
 import { checkProtocolHeader, ProtocolVersion } from "../../lib/mcp/protocol";
 import { handleMcpBody, McpReply, toolCallNames } from "../../lib/mcp/server";
 import { MCP_SERVER_INFO } from "../../lib/mcp/server-info";
@@ -52,17 +53,13 @@ function readBody(req: GatewayRequest, limit: number): Promise<BodyRead> {
 	return new Promise(resolve => {
 		const chunks: Buffer[] = [];
 		let size = 0;
-		const onData = (chunk: Buffer) => {
+		// Past the limit the listener stays and only counts, so the rest flows by without being kept.
+		req.on("data", (chunk: Buffer) => {
+			const before = size;
 			size += chunk.length;
-			if (size <= limit) {
-				chunks.push(chunk);
-				return;
-			}
-			req.off("data", onData);
-			req.resume();
-			resolve({ ok: false, reason: "too_large" });
-		};
-		req.on("data", onData);
+			if (size <= limit) chunks.push(chunk);
+			else if (before <= limit) resolve({ ok: false, reason: "too_large" });
+		});
 		req.on("end", () => {
 			if (size > limit) return;
 			const bytes = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
@@ -101,6 +98,8 @@ function checkOrigin(deps: GatewayDeps, origin: string | undefined): void {
 }
 
 function checkMediaType(contentType: string | undefined, contentEncoding: string | undefined): void {
+	// What nearly every client sends, accepted without taking the header apart.
+	if (contentType === "application/json" && contentEncoding === undefined) return;
 	const [type, ...parameters] = (contentType ?? "").split(";").map(part => part.trim().toLowerCase());
 	const charset = parameters.find(p => p.startsWith("charset="))?.slice("charset=".length).replace(/"/g, "");
 	if (type !== "application/json" || (charset !== undefined && charset !== "utf-8" && charset !== "utf8")) {
@@ -140,7 +139,9 @@ export const mcpPost: GatewayHandler = async (deps, req, res: ServerResponse) =>
 	if (!body.ok && body.reason === "aborted") {
 		throw appError("validation_failed", "The request body ended before it was complete.", { hint: "Send the whole JSON-RPC message again." });
 	}
-	const calls = body.ok ? toolCallNames(body.text) : [];
+	// Read once: the names charge the budgets, and a body without a tool call is answered from it here.
+	const parsed = body.ok ? parseJsonRpcBody(body.text) : undefined;
+	const calls = parsed ? toolCallNames(parsed) : [];
 	const creates = calls.filter(name => name === "create_chatbot").length;
 	await enforceRateLimits(deps, req, res, [
 		{ policy: "mcp", points: Math.max(1, calls.length) },
@@ -154,7 +155,7 @@ export const mcpPost: GatewayHandler = async (deps, req, res: ServerResponse) =>
 	}
 	checkOrigin(deps, header(req, "origin"));
 	checkMediaType(header(req, "content-type"), header(req, "content-encoding"));
-	if (!body.ok) throw appError("unsupported_media_type", "The body is not valid UTF-8.", { hint: "Send the JSON body encoded as UTF-8." });
+	if (!body.ok || !parsed) throw appError("unsupported_media_type", "The body is not valid UTF-8.", { hint: "Send the JSON body encoded as UTF-8." });
 	const version = checkProtocolHeader(req.headers["mcp-protocol-version"]);
 	if (!version.ok) throw appError(version.error.code, version.error.message, { hint: version.error.hint });
 	const account = await authenticate(deps, header(req, "authorization"));
@@ -164,7 +165,7 @@ export const mcpPost: GatewayHandler = async (deps, req, res: ServerResponse) =>
 	const pageReads = calls.filter(name => name === "add_knowledge_url").length;
 	const reply =
 		calls.length === 0
-			? await answerWithoutTools(deps, body.text, version.version, account !== null)
+			? await answerWithoutTools(deps, parsed, version.version, account !== null)
 			: await deps.call<McpReply>(
 					"mcp.handle",
 					{ body: body.text, protocol_version: version.version satisfies ProtocolVersion, account },
@@ -186,8 +187,8 @@ export const mcpPost: GatewayHandler = async (deps, req, res: ServerResponse) =>
  * which saves a bus round trip on the calls an agent makes first and most often. `callTool` is
  * never reached, since `toolCallNames` found no `tools/call` to run.
  */
-function answerWithoutTools(deps: GatewayDeps, text: string, protocolVersion: ProtocolVersion, authenticated: boolean): Promise<McpReply> {
-	return handleMcpBody(text, {
+function answerWithoutTools(deps: GatewayDeps, parsed: ParsedBody, protocolVersion: ProtocolVersion, authenticated: boolean): Promise<McpReply> {
+	return handleMcpBody(parsed, {
 		protocolVersion,
 		authenticated,
 		serverInfo: MCP_SERVER_INFO,

@@ -8,7 +8,8 @@ import { bindingDecision, RateDecision, RatePolicyName, rateLimitHeaders } from 
 import type { GatewayDeps, GatewayRequest } from "./context";
 
 export function applyRateDecision(res: ServerResponse, decision: RateDecision): void {
-	for (const [name, value] of Object.entries(rateLimitHeaders(decision))) res.setHeader(name, value);
+	const headers = rateLimitHeaders(decision);
+	for (const name in headers) res.setHeader(name, headers[name]);
 	if (!decision.allowed) {
 		throw appError("rate_limited", `Rate limit "${decision.policy.name}" exceeded: ${decision.policy.limit} requests per ${decision.policy.windowSeconds} seconds.`, {
 			retryAfter: decision.resetSeconds
@@ -18,8 +19,14 @@ export function applyRateDecision(res: ServerResponse, decision: RateDecision): 
 
 /** Consumes one or more policies for this request and applies the binding decision. */
 export async function enforceRateLimits(deps: GatewayDeps, req: GatewayRequest, res: ServerResponse, charges: Array<{ policy: RatePolicyName; points?: number }>): Promise<void> {
-	const decisions = await Promise.all(charges.map(c => deps.limiter.consume(c.policy, req.$clientNetwork, c.points ?? 1)));
-	applyRateDecision(res, bindingDecision(decisions));
+	// Most requests are charged to one policy: its decision binds.
+	const decision =
+		charges.length === 1 ? await consumeCharge(deps, req, charges[0]) : bindingDecision(await Promise.all(charges.map(c => consumeCharge(deps, req, c))));
+	applyRateDecision(res, decision);
+}
+
+function consumeCharge(deps: GatewayDeps, req: GatewayRequest, charge: { policy: RatePolicyName; points?: number }): Promise<RateDecision> {
+	return deps.limiter.consume(charge.policy, req.$clientNetwork, charge.points ?? 1);
 }
 
 export function rateLimitMiddleware(deps: GatewayDeps, policy: RatePolicyName) {
