@@ -8,17 +8,22 @@
  * | POST /mcp tools/call get_chatbot | bare node                                                 |
  * | GET /api/tools/sessions/{id}   | bare node                                                   |
  *
- * The project is the all-in-one app (every service in this process, on tsx as `npm start` runs
- * it; fixture.ts), the anchors run in processes of their own (anchors.ts), and the load client
+ * The project is the all-in-one app (every service in one process, on tsx as `npm start` runs it;
+ * gateway/project.ts), the anchors run in processes of their own (anchors.ts), and the load client
  * (load/client.ts: 16 keep-alive connections, closed loop, 1 s warm-up, then 8 s measured) in
- * another, so no server shares its event loop with the client. Each pair is measured back to back.
+ * another, so no server shares its process with the client or with this harness. Each pair is
+ * measured back to back.
+ *
+ * The "client CPU" column is the load client's own share of a core: near 100 % it, not the server,
+ * bounds the figure (the bare anchor runs at about 75-80 % on a 2-core machine). To compare two
+ * commits, server CPU per request (bench/gateway/server-cpu.ts) varies less than req/s.
  *
  * Run alone: `npx tsx bench/gateway.bench.ts` (about 1.5 min; BENCH_SECONDS=3 shortens each run).
  */
 import type { LoadResult, LoadTarget } from "./load/client";
 import { defaultLoadOptions, loadInChild } from "./load/spawn";
-import { jsonRpc, MCP_HEADERS, startGatewayFixture } from "./gateway/fixture";
-import { AnchorProcess, startAnchor } from "./gateway/processes";
+import { jsonRpc, MCP_HEADERS } from "./gateway/fixture";
+import { AnchorProcess, startAnchor, startProject } from "./gateway/processes";
 import { printMarkdownTable, runStandalone } from "./table";
 
 export interface LoadRow {
@@ -33,14 +38,14 @@ export interface LoadRow {
 
 export async function run(): Promise<LoadRow[]> {
 	const options = defaultLoadOptions();
-	const fixture = await startGatewayFixture();
+	const project = await startProject();
 	const anchors: AnchorProcess[] = [];
 	try {
 		const bare = await startAnchor("bare");
 		anchors.push(bare);
 		const sdk = await startAnchor("sdk");
 		anchors.push(sdk);
-		const base = fixture.app.baseUrl;
+		const base = project.baseUrl;
 		const toolsList = jsonRpc("tools/list");
 		const targets: Record<string, LoadTarget> = {
 			health: { url: `${base}/v2/health` },
@@ -49,9 +54,9 @@ export async function run(): Promise<LoadRow[]> {
 				url: `${base}/mcp`,
 				method: "POST",
 				headers: MCP_HEADERS,
-				body: jsonRpc("tools/call", { name: "get_chatbot", arguments: { chatbot_id: fixture.chatbotId } })
+				body: jsonRpc("tools/call", { name: "get_chatbot", arguments: { chatbot_id: project.chatbotId } })
 			},
-			demoSession: { url: `${base}/api/tools/sessions/${fixture.demoSessionId}` }
+			demoSession: { url: `${base}/api/tools/sessions/${project.demoSessionId}` }
 		};
 		await checkAnswers(targets, `${sdk.baseUrl}/mcp`, toolsList);
 
@@ -79,7 +84,7 @@ export async function run(): Promise<LoadRow[]> {
 		return rows;
 	} finally {
 		for (const anchor of anchors) await anchor.stop();
-		await fixture.app.stop();
+		await project.stop();
 	}
 }
 
@@ -120,6 +125,7 @@ export function loadTable(rows: LoadRow[]): Array<Record<string, string>> {
 		"p50 ms": row.result.p50Ms.toFixed(2),
 		"p99 ms": row.result.p99Ms.toFixed(2),
 		"p99 < 5 ms": row.server === "project" ? (row.result.p99Ms < 5 ? "yes" : "no") : "",
+		"client CPU": row.result.clientCpu === undefined ? "" : `${Math.round(row.result.clientCpu * 100)} %`,
 		"vs anchor": verdicts(row)
 	}));
 }

@@ -1,8 +1,9 @@
 /**
  * Profiles the all-in-one app under load: run it as
  * `node --cpu-prof --cpu-prof-dir=/tmp/prof --import tsx bench/gateway/profile.ts [path…]`
- * (paths: health, tools-list, get-chatbot, demo-session; all by default). The load client runs in a
- * child process, so the profile holds the server's work only. Summarise with
+ * (paths: health, tools-list, get-chatbot, demo-session, and ping: POST /mcp without a tool, the
+ * transport's own cost; all by default). The load client runs in a child process, so the profile
+ * holds the server's work only. Summarise with
  * `node bench/gateway/summarise-profile.mjs /tmp/prof/*.cpuprofile`.
  */
 import type { LoadTarget } from "../load/client";
@@ -16,7 +17,8 @@ async function main(): Promise<void> {
 		health: { url: `${base}/v2/health` },
 		"tools-list": { url: `${base}/mcp`, method: "POST", headers: MCP_HEADERS, body: jsonRpc("tools/list") },
 		"get-chatbot": { url: `${base}/mcp`, method: "POST", headers: MCP_HEADERS, body: jsonRpc("tools/call", { name: "get_chatbot", arguments: { chatbot_id: fixture.chatbotId } }) },
-		"demo-session": { url: `${base}/api/tools/sessions/${fixture.demoSessionId}` }
+		"demo-session": { url: `${base}/api/tools/sessions/${fixture.demoSessionId}` },
+		ping: { url: `${base}/mcp`, method: "POST", headers: MCP_HEADERS, body: jsonRpc("ping") }
 	};
 	const wanted = process.argv.slice(2);
 	try {

@@ -28,6 +28,8 @@ export interface LoadResult {
 	requestsPerSecond: number;
 	p50Ms: number;
 	p99Ms: number;
+	/** Share of one core the load client itself used over the run: near 1, the client, not the server, bounds the figure. */
+	clientCpu?: number;
 }
 
 export function requestBytes(target: LoadTarget): Buffer {
@@ -128,9 +130,13 @@ export async function runLoad(target: LoadTarget, options: LoadOptions): Promise
 		});
 
 	measuredStart = warmupEnd;
+	const cpuBefore = process.cpuUsage();
+	const startedAt = performance.now();
 	await Promise.all(Array.from({ length: options.connections }, connection));
 	if (failure) throw failure;
 	const seconds = (Math.min(performance.now(), end) - measuredStart) / 1000;
+	const cpu = process.cpuUsage(cpuBefore);
+	const clientCpu = (cpu.user + cpu.system) / 1000 / (performance.now() - startedAt);
 	const sorted = Float64Array.from(latencies).sort();
-	return { requests: sorted.length, requestsPerSecond: sorted.length / seconds, p50Ms: percentile(sorted, 50), p99Ms: percentile(sorted, 99) };
+	return { requests: sorted.length, requestsPerSecond: sorted.length / seconds, p50Ms: percentile(sorted, 50), p99Ms: percentile(sorted, 99), clientCpu };
 }
