@@ -185,7 +185,11 @@ describe("requeueStale", () => {
 				const { chatbot: done, sources } = await crawlFinished(second, chatbot._id);
 				expect(done.crawl).toMatchObject({ status: "done", crawled: 1 });
 				expect(sources.map(s => s.url)).toEqual([`${site.origin}/contact`]);
-				// Done jobs are gone: nothing left to re-send.
+				// Done jobs are gone: nothing left to re-send. The job document is removed just after the
+				// chatbot hears the crawl ended (told first, so a crash in between repeats the crawl
+				// rather than losing it): wait for the removal, without sweeping, before asking.
+				const crawler = second.broker.getLocalService("crawler") as unknown as { jobs(): { count(query: object): Promise<number> } };
+				await eventually(async () => ((await crawler.jobs().count({})) === 0 ? true : undefined), 5_000, "the finished crawl job to be removed");
 				expect(await second.broker.call("crawler.requeueStale", { now: Date.now() + 6 * 60_000 })).toEqual({ requeued: 0 });
 			} finally {
 				await second.stop();
