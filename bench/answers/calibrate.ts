@@ -17,7 +17,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { answerText, answerWith, AnswerModel, weighEvidence } from "../../lib/answer/extractive";
-import { decisionInputs, DECISION, RANKER } from "../../lib/answer/calibration";
+import { declinedByRule, decisionInputs, DECISION, RANKER } from "../../lib/answer/calibration";
 import { DecisionFeatures, PASSAGE_FEATURES, passageFeatureVector } from "../../lib/answer/evidence";
 import { lexiconFor } from "../../lib/answer/lexicon";
 import { Asked, askedDevQuestions } from "./asked";
@@ -26,12 +26,11 @@ import { holdsFact } from "./evaluate";
 
 const TARGET_OOS_DECLINED = 0.9;
 /** Every decision feature evidence.ts offers; the fit keeps the set that does best in cross-validation. */
-const ALL_DECISION_FEATURES: Array<keyof DecisionFeatures> = ["best", "margin", "exact", "focusMissing", "typeMissing", "unknown", "retrieval", "covered", "missingSpecific", "typeFound", "missingName"];
+const ALL_DECISION_FEATURES: Array<keyof DecisionFeatures> = ["best", "margin", "exact", "focusMissing", "typeMissing", "unknown", "retrieval", "covered", "missingSpecific", "typeFound"];
 /** Candidate feature sets of the decision, from the fullest to a few robust signals. */
 const FEATURE_SETS: Array<Array<keyof DecisionFeatures>> = [
 	ALL_DECISION_FEATURES,
 	["best", "margin", "exact", "focusMissing", "typeMissing", "unknown", "retrieval"],
-	["best", "margin", "exact", "focusMissing", "typeMissing", "unknown", "retrieval", "missingName"],
 	["best", "margin", "covered", "missingSpecific", "typeFound", "typeMissing", "unknown", "retrieval"],
 	["best", "margin", "covered", "missingSpecific", "typeMissing", "unknown"],
 	["best", "margin", "typeMissing", "unknown"],
@@ -111,6 +110,8 @@ interface Sample {
 	y: number;
 	oos: boolean;
 	fold: number;
+	/** Declined by rule whatever the model says. */
+	vetoed: boolean;
 }
 
 /** Folds by conversation, so the turns of one conversation stay together. */
@@ -121,6 +122,7 @@ function foldOf(question: DevQuestion): number {
 }
 
 function probabilityOf(w: number[], features: ReadonlyArray<keyof DecisionFeatures>, s: Sample): number {
+	if (s.vetoed) return 0;
 	const z = w[0] + features.reduce((sum, name, i) => sum + s.inputs[name] * w[i + 1], 0);
 	return 1 / (1 + Math.exp(-z));
 }
@@ -135,7 +137,9 @@ function thresholdFor(probabilities: number[], target: number): number {
 }
 
 function fitDecision(samples: Sample[], features: ReadonlyArray<keyof DecisionFeatures>, l2: number, target: number, epochs?: number): { weights: number[]; threshold: number } {
-	const weights = fitLogistic(samples.map(s => ({ x: features.map(name => s.inputs[name]), y: s.y })), l2, epochs);
+	// Questions declined by rule (calibration.ts `declinedByRule`) are not the model's to weigh.
+	const weighed = samples.filter(s => !s.vetoed);
+	const weights = fitLogistic(weighed.map(s => ({ x: features.map(name => s.inputs[name]), y: s.y })), l2, epochs);
 	const threshold = thresholdFor(samples.filter(s => s.oos).map(s => probabilityOf(weights, features, s)), target);
 	return { weights, threshold };
 }
@@ -188,7 +192,7 @@ function samplesUnder(asked: readonly Asked[], ranker: Record<string, number>): 
 		const evidence = evidenceOf(a, { ranker, decision: DECISION });
 		const chosen = evidence.best ? answerWith(evidence) : undefined;
 		const y = chosen && chosen.chunks.some(c => holds(a.question, chosen.text, c.sourceId)) ? 1 : 0;
-		return { inputs: decisionInputs(evidence.features), y, oos: a.question.oos, fold: foldOf(a.question) };
+		return { inputs: decisionInputs(evidence.features), y, oos: a.question.oos, fold: foldOf(a.question), vetoed: declinedByRule(evidence.features) };
 	});
 }
 

@@ -232,6 +232,13 @@ export interface ScoringOptions {
 	ranker?: Readonly<Record<string, number>>;
 }
 
+/** True when the passage lacks a name the question writes, unless it holds another of the choices that name was offered with. */
+function missingName(question: WeightedQuestion, best: ScoredPassage | undefined): boolean {
+	if (!best) return question.names.length > 0;
+	const unmatched = new Set(best.unmatched.map(u => u.term));
+	return question.names.some(name => unmatched.has(name) && !question.choices.some(choice => choice.includes(name) && choice.some(other => !unmatched.has(other))));
+}
+
 export function scorePassages(question: WeightedQuestion, passages: readonly Passage[], locale: Locale, options: ScoringOptions = {}): Scoring {
 	const { related, rank, expects, ranker = RANKER } = options;
 	// Terms of each chunk (heading included) and of its heading and title, read once per chunk.
@@ -358,7 +365,7 @@ export function scorePassages(question: WeightedQuestion, passages: readonly Pas
 				covered: best ? best.features.exact + best.features.heading + best.features.related : 0,
 				missingSpecific,
 				typeFound: best?.features.typeFound ?? 0,
-				missingName: question.names.some(name => (best ? best.unmatched.some(u => u.term === name) : true)) ? 1 : 0
+				missingName: missingName(question, best) ? 1 : 0
 			};
 		}
 	};

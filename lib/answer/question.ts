@@ -17,6 +17,11 @@ export interface ParsedQuestion {
 	 * version than the one named does not answer, however much else it shares.
 	 */
 	names: string[];
+	/**
+	 * Names offered as choices ("1000 or 1024", "¿HTTP/2 o HTTP/3?"): the terms of each group. A
+	 * passage that holds one of them answers the choice, so the others are not missing from it.
+	 */
+	choices: string[][];
 }
 
 const DIGIT = /\p{N}/u;
@@ -25,10 +30,25 @@ const INNER_CAPITAL = /\p{Ll}\p{Lu}/u;
 /** Punctuation around a word ("(Aurora)", "¿Zephyr-9?"); a fixed-width class, no backtracking. */
 const EDGE_PUNCTUATION = /^[\p{P}\p{S}]+|[\p{P}\p{S}]+$/gu;
 
-function nameTerms(question: string, locale: Locale): string[] {
+/** The word joining two choices. */
+const OR: Record<Locale, ReadonlySet<string>> = { en: new Set(["or"]), es: new Set(["o", "u"]) };
+
+function nameTerms(question: string, locale: Locale): { names: string[]; choices: string[][] } {
 	const words = question.split(/\s+/).map(w => w.replace(EDGE_PUNCTUATION, "")).filter(Boolean);
-	const names = words.filter((word, i) => DIGIT.test(word) || INNER_CAPITAL.test(word) || (i > 0 && CAPITAL_START.test(word)));
-	return [...new Set(names.flatMap(word => analyze(word, locale)))];
+	const isName = (word: string | undefined, i: number) => word !== undefined && (DIGIT.test(word) || INNER_CAPITAL.test(word) || (i > 0 && CAPITAL_START.test(word)));
+	const names = words.filter(isName);
+	// Runs of names joined by "or": "A or B or C" is one choice.
+	const choices: string[][] = [];
+	for (let i = 0; i < words.length; i++) {
+		if (!isName(words[i], i)) continue;
+		const group = [words[i]];
+		while (OR[locale].has(words[i + 1]?.toLowerCase() ?? "") && isName(words[i + 2], i + 2)) {
+			group.push(words[i + 2]);
+			i += 2;
+		}
+		if (group.length > 1) choices.push([...new Set(group.flatMap(word => analyze(word, locale)))]);
+	}
+	return { names: [...new Set(names.flatMap(word => analyze(word, locale)))], choices };
 }
 
 const QUANTITY_PHRASES: Record<Locale, RegExp> = {
@@ -53,6 +73,8 @@ export function parseQuestion(question: string, locale: Locale): ParsedQuestion 
 	let terms = [...new Set(analyze(question.replace(phrases, " ").replace(FRAME_WORDS[locale], " "), locale))];
 	// "How much?" alone: better to match on the phrase than on nothing.
 	if (terms.length === 0) terms = [...new Set(analyze(question, locale))];
-	const names = nameTerms(question, locale).filter(term => terms.includes(term));
-	return { terms, names, ...(expects ? { expects } : {}) };
+	const written = nameTerms(question, locale);
+	const names = written.names.filter(term => terms.includes(term));
+	const choices = written.choices.map(group => group.filter(term => terms.includes(term))).filter(group => group.length > 1);
+	return { terms, names, choices, ...(expects ? { expects } : {}) };
 }

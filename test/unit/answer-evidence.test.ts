@@ -1,4 +1,5 @@
 import { expectedAnswerType, holdsAnswerType } from "../../lib/answer/answer-type";
+import { answerProbability, ANSWER_THRESHOLD } from "../../lib/answer/calibration";
 import { extractiveAnswer, weighEvidence } from "../../lib/answer/extractive";
 import { formRelatedness } from "../../lib/answer/evidence";
 import { parseQuestion } from "../../lib/answer/question";
@@ -113,6 +114,29 @@ describe("names in a question", () => {
 		const hits = [{ chunk: lids, score: 2 }, { chunk: aurora, score: 1 }];
 		expect(weighEvidence({ question: "What does a replacement lid for the Aurora cost?", locale: "en", hits }).features.missingName).toBe(1);
 		expect(weighEvidence({ question: "What does a replacement lid for the Zephyr-9 cost?", locale: "en", hits }).features.missingName).toBe(0);
+	});
+
+	test("names offered as choices are one choice: the passage needs only the one it holds", () => {
+		expect(parseQuestion("Is a kilobyte 1000 or 1024 bytes for this parser?", "en").choices).toEqual([["1000", "1024"]]);
+		expect(parseQuestion("¿Admite HTTP/2 o HTTP/3?", "es").choices).toEqual([["http", "2", "3"]]);
+		expect(parseQuestion("Does the Aurora use 1000 watts?", "en").choices).toEqual([]);
+		const units: Chunk = { id: "u1", chatbotId: "bot", sourceId: "bytes", ordinal: 0, text: "Units are binary: 1kb = 1024 bytes, 1mb = 1024 kb.", title: "bytes", kind: "text" };
+		const hits = [{ chunk: units, score: 2 }];
+		expect(weighEvidence({ question: "Is a kilobyte 1000 or 1024 bytes for this parser?", locale: "en", hits }).features.missingName).toBe(0);
+		// Neither choice held: the names are missing.
+		expect(weighEvidence({ question: "Is a kilobyte 1000 or 999 bytes for this parser?", locale: "en", hits }).features.missingName).toBe(1);
+	});
+
+	test("an answer that lacks a name the question writes is declined, however strong the rest of its evidence", () => {
+		const lids: Chunk = { id: "n1", chatbotId: "bot", sourceId: "notes", ordinal: 0, text: "Replacement lids for the Zephyr-9 kettle cost 14 euros.", title: "Service notes", kind: "text" };
+		const hits = [{ chunk: lids, score: 3 }];
+		const aurora = weighEvidence({ question: "What does a replacement lid for the Aurora kettle cost?", locale: "en", hits });
+		expect(aurora.features.missingName).toBe(1);
+		// The same evidence without the missing name would pass the threshold: the rule is what declines it.
+		expect(answerProbability({ ...aurora.features, missingName: 0 })).toBeGreaterThanOrEqual(ANSWER_THRESHOLD);
+		expect(aurora.probability).toBe(0);
+		expect(extractiveAnswer({ question: "What does a replacement lid for the Aurora kettle cost?", locale: "en", hits }).answered).toBe(false);
+		expect(extractiveAnswer({ question: "What does a replacement lid for the Zephyr-9 kettle cost?", locale: "en", hits })).toMatchObject({ answered: true, text: expect.stringContaining("14 euros") });
 	});
 });
 
