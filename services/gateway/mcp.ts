@@ -18,6 +18,7 @@
  */
 import { isUtf8 } from "node:buffer";
 import type { ServerResponse } from "node:http";
+import type { AppConfig } from "../../config";
 import { readBearerApiKey } from "../../lib/accounts/api-keys";
 import { pageCallTimeoutMs } from "../../lib/crawl/deadline";
 import { appError } from "../../lib/errors";
@@ -75,22 +76,28 @@ function readBody(req: GatewayRequest, limit: number): Promise<BodyRead> {
 	});
 }
 
+/** Allowed origins by configuration: parsed once, not on every request that carries an Origin. */
+const originsByConfig = new WeakMap<Readonly<AppConfig>, ReadonlySet<string>>();
+
 /** Origins that may call: the service's own, plus MCP_ALLOWED_ORIGINS. */
-export function allowedOrigins(deps: GatewayDeps): Set<string> {
-	const origins = new Set<string>([new URL(deps.config.publicUrl).origin]);
-	for (const origin of deps.config.mcpAllowedOrigins) {
+function allowedOrigins(config: Readonly<AppConfig>): ReadonlySet<string> {
+	const known = originsByConfig.get(config);
+	if (known) return known;
+	const origins = new Set<string>([new URL(config.publicUrl).origin]);
+	for (const origin of config.mcpAllowedOrigins) {
 		try {
 			origins.add(new URL(origin).origin);
 		} catch {
 			origins.add(origin);
 		}
 	}
+	originsByConfig.set(config, origins);
 	return origins;
 }
 
 function checkOrigin(deps: GatewayDeps, origin: string | undefined): void {
 	if (origin === undefined) return;
-	if (!allowedOrigins(deps).has(origin.trim())) {
+	if (!allowedOrigins(deps.config).has(origin.trim())) {
 		throw appError("forbidden", `Requests from the origin ${origin.slice(0, 200)} are not allowed.`, {
 			hint: "Call /mcp from a server-side client (no Origin header), or ask the operator to add your origin to MCP_ALLOWED_ORIGINS."
 		});
