@@ -92,9 +92,9 @@ export default function createJanitorService(config: Readonly<AppConfig>): Servi
 		started() {
 			const every = config.janitorIntervalMinutes * 60_000;
 			this.timer = setInterval(() => {
-				// The previous pass is long over after minutes; if it is not, this one waits its turn.
+				// The previous pass is long over after minutes; if it is not, one pass waits its turn, never more.
 				this.sweeps
-					.run("sweep", () => this.sweepOnce(undefined, Date.now()))
+					.joinWaiting("sweep", () => this.sweepOnce(undefined, Date.now()))
 					.catch(err => this.logger.warn("Janitor sweep failed:", (err as Error).message));
 			}, every);
 			this.timer.unref();

@@ -5,6 +5,8 @@
  */
 export class KeyedLock {
 	private readonly tails = new Map<string, Promise<unknown>>();
+	/** Per key, the task queued by `joinWaiting` that has not started yet. */
+	private readonly waiting = new Map<string, Promise<unknown>>();
 
 	/** Runs `task` after every earlier task of `key` has settled; resolves or rejects with it. */
 	run<T>(key: string, task: () => Promise<T>): Promise<T> {
@@ -15,6 +17,23 @@ export class KeyedLock {
 		void tail.then(() => {
 			if (this.tails.get(key) === tail) this.tails.delete(key);
 		});
+		return run;
+	}
+
+	/**
+	 * As `run`, but while a task queued this way still waits its turn, asking again joins it instead
+	 * of queuing another: for periodic passes that each look at everything, where one pass starting
+	 * later serves every request made before it starts, and a slow pass must not pile up more behind it.
+	 */
+	joinWaiting<T>(key: string, task: () => Promise<T>): Promise<T> {
+		const queued = this.waiting.get(key) as Promise<T> | undefined;
+		if (queued) return queued;
+		// `run` starts the task in a later microtask at the earliest, so it is marked waiting first.
+		const run = this.run(key, () => {
+			this.waiting.delete(key);
+			return task();
+		});
+		this.waiting.set(key, run);
 		return run;
 	}
 

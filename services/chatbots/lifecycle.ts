@@ -78,7 +78,10 @@ export const lifecycleMethods = {
 		if (this.sweepSoon) return;
 		this.sweepSoon = setTimeout(() => {
 			this.sweepSoon = undefined;
-			this.sweep().catch(err => this.logger.warn("Lifecycle sweep failed:", (err as Error).message));
+			// A pass still waiting behind a slow one serves this request too: passes never pile up.
+			this.sweeps
+				.joinWaiting("sweep", () => sweepOnce(this, this.now()))
+				.catch(err => this.logger.warn("Lifecycle sweep failed:", (err as Error).message));
 		}, delayMs);
 		this.sweepSoon.unref();
 	}
