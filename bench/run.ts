@@ -46,6 +46,7 @@ const SECTIONS: Array<{ name: string; title: string; load: () => Promise<BenchMo
 	{ name: "answers-e2e", title: "Answer quality end to end: crawled, trained, asked over HTTP", load: () => optional("answers-e2e.bench.ts") },
 	{ name: "gateway", title: "Public hot paths under load, beside bare node and the MCP SDK", load: () => optional("gateway.bench.ts") },
 	{ name: "chat", title: "Chat API at 10,000 indexed chunks: HTTP, over NATS, and the answer function called directly", load: () => optional("chat.bench.ts") },
+	{ name: "store", title: "Document store: lookups by field at 1,000 and 20,000 documents, indexed beside unindexed", load: () => optional("store.bench.ts") },
 	{ name: "memory", title: "Memory: idle process, and a million client addresses on a rate-limited route", load: () => optional("memory.bench.ts") },
 	{ name: "question-groups", title: "Improve page: grouping alike questions", load: () => optional("question-groups.bench.ts") }
 ];

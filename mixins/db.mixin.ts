@@ -15,6 +15,8 @@ import DbService from "moleculer-db";
 import type MongooseAdapterClass from "moleculer-db-adapter-mongoose";
 import type { Mongoose } from "mongoose";
 import type { AppConfig } from "../config";
+import { indexedFields } from "../lib/storage/collection-indexes";
+import { withPreferredIndexLast } from "../lib/storage/query-index";
 
 const CRUD_ACTIONS = ["find", "count", "list", "create", "insert", "get", "update", "remove"] as const;
 
@@ -53,6 +55,12 @@ interface NedbQueries {
 	insertAsync(doc: object): Promise<unknown>;
 	updateAsync(query: object, update: object, options: { multi: true }): Promise<{ numAffected: number }>;
 	removeAsync(query: object, options: { multi: true }): Promise<number>;
+	ensureIndexAsync(options: { fieldName: string }): Promise<void>;
+}
+
+/** The part of a mongoose model that creates an index (the MongoDB driver's `createIndex`). */
+interface MongoIndexes {
+	collection: { createIndex(spec: Record<string, 1>): Promise<string> };
 }
 
 /** moleculer-db's sort list (`["expires_at", "-created_at"]`) as NeDB's sort document. */
@@ -73,8 +81,29 @@ interface NedbDatastore {
 /** A collection of plain documents, whichever engine stores them. */
 export class DocumentCollection<T extends { _id: string }> {
 	private compacting: NedbDatastore | undefined;
+	/** `_id`, then the indexed fields most selective first: the order NeDB is steered by. */
+	private readonly preferred: readonly string[];
 
-	constructor(private readonly adapter: MoleculerDbAdapter) {}
+	/** `indexes`: the fields to index, most selective first (lib/storage/collection-indexes.ts). */
+	constructor(
+		private readonly adapter: MoleculerDbAdapter,
+		private readonly indexes: readonly string[] = []
+	) {
+		this.preferred = ["_id", ...indexes];
+	}
+
+	/**
+	 * Creates the collection's indexes where they are missing (both engines treat an existing one
+	 * as done). Call once connected, before serving.
+	 */
+	async ensureIndexes(): Promise<void> {
+		const nedb = this.nedb();
+		const model = (this.adapter as { model?: Partial<MongoIndexes> }).model;
+		for (const fieldName of this.indexes) {
+			if (nedb) await nedb.ensureIndexAsync({ fieldName });
+			else if (model?.collection) await model.collection.createIndex({ [fieldName]: 1 });
+		}
+	}
 
 	/** Starts periodic compaction when the engine is NeDB (MongoDB needs none). Call once connected. */
 	startMaintenance(intervalMs = NEDB_COMPACTION_MS): void {
@@ -102,13 +131,18 @@ export class DocumentCollection<T extends { _id: string }> {
 		return typeof db?.findOneAsync === "function" && typeof db.countAsync === "function" ? (db as NedbQueries) : undefined;
 	}
 
+	/** The query as NeDB should get it: see lib/storage/query-index.ts. */
+	private steered(query: object): object {
+		return withPreferredIndexLast(query as Record<string, unknown>, this.preferred);
+	}
+
 	private async plain(entity: unknown): Promise<T> {
 		return (await this.adapter.entityToObject(entity)) as unknown as T;
 	}
 
 	async findOne(query: object): Promise<T | null> {
 		const nedb = this.nedb();
-		if (nedb) return ((await nedb.findOneAsync(query)) as T | null) ?? null;
+		if (nedb) return ((await nedb.findOneAsync(this.steered(query))) as T | null) ?? null;
 		const found = await this.adapter.findOne(query);
 		return found ? this.plain(found) : null;
 	}
@@ -116,7 +150,7 @@ export class DocumentCollection<T extends { _id: string }> {
 	async find(query: object, opts: { sort?: string[]; limit?: number } = {}): Promise<T[]> {
 		const nedb = this.nedb();
 		if (nedb) {
-			let cursor = nedb.findAsync(query);
+			let cursor = nedb.findAsync(this.steered(query));
 			if (opts.sort) cursor = cursor.sort(nedbSort(opts.sort));
 			if (opts.limit !== undefined && opts.limit > 0) cursor = cursor.limit(opts.limit);
 			return (await cursor) as T[];
@@ -127,7 +161,7 @@ export class DocumentCollection<T extends { _id: string }> {
 
 	async count(query: object = {}): Promise<number> {
 		const nedb = this.nedb();
-		return nedb ? nedb.countAsync(query) : this.adapter.count({ query });
+		return nedb ? nedb.countAsync(this.steered(query)) : this.adapter.count({ query });
 	}
 
 	async insert(doc: T): Promise<T> {
@@ -139,13 +173,13 @@ export class DocumentCollection<T extends { _id: string }> {
 	/** Applies `update` to every document matching `query` atomically per document; returns how many changed. */
 	async update(query: object, update: object): Promise<number> {
 		const nedb = this.nedb();
-		if (nedb) return (await nedb.updateAsync(query, update, { multi: true })).numAffected;
+		if (nedb) return (await nedb.updateAsync(this.steered(query), update, { multi: true })).numAffected;
 		return Number(await this.adapter.updateMany(query, update));
 	}
 
 	async remove(query: object): Promise<number> {
 		const nedb = this.nedb();
-		if (nedb) return nedb.removeAsync(query, { multi: true });
+		if (nedb) return nedb.removeAsync(this.steered(query), { multi: true });
 		const result = await this.adapter.removeMany(query);
 		if (typeof result === "number") return result;
 		const deleted = (result as { deletedCount?: number } | null)?.deletedCount;
@@ -170,17 +204,19 @@ function createAdapter(config: Readonly<AppConfig>, collection: string): Molecul
 
 /**
  * A standalone collection for services that own more than one: connected in the owner's
- * `started`, disconnected in `stopped`.
+ * `started`, disconnected in `stopped`. `indexes` defaults to the collection's own list.
  */
 export async function openCollection<T extends { _id: string }>(
 	config: Readonly<AppConfig>,
 	name: string,
-	owner: { broker: unknown }
+	owner: { broker: unknown },
+	indexes: readonly string[] = indexedFields(name)
 ): Promise<{ collection: DocumentCollection<T>; close: () => Promise<void> }> {
 	const adapter = createAdapter(config, name);
 	adapter.init(owner.broker, owner);
 	await adapter.connect();
-	const collection = new DocumentCollection<T>(adapter);
+	const collection = new DocumentCollection<T>(adapter, indexes);
+	await collection.ensureIndexes();
 	collection.startMaintenance();
 	return {
 		collection,
@@ -220,10 +256,11 @@ export function createDbMixin(config: Readonly<AppConfig>, collection: string): 
 			}
 		},
 		created(this: { adapter?: MoleculerDbAdapter; documents?: DocumentCollection<{ _id: string }> }) {
-			this.documents = new DocumentCollection(this.adapter as MoleculerDbAdapter);
+			this.documents = new DocumentCollection(this.adapter as MoleculerDbAdapter, indexedFields(collection));
 		},
 		// moleculer-db connects in its own `started`, which runs before this one.
-		started(this: { documents?: DocumentCollection<{ _id: string }> }) {
+		async started(this: { documents?: DocumentCollection<{ _id: string }> }) {
+			await this.documents?.ensureIndexes();
 			this.documents?.startMaintenance();
 		},
 		stopped(this: { documents?: DocumentCollection<{ _id: string }> }) {

@@ -13,6 +13,7 @@ import { Service, ServiceBroker } from "moleculer";
 import { loadConfig } from "../../config";
 import type { Chatbot, ChatbotLimits, Source } from "../../lib/chatbots/model";
 import { claimJob, JobDoc, newJobFields, renewLease, staleJobsQuery } from "../../lib/jobs/durable-job";
+import { COLLECTION_INDEXES } from "../../lib/storage/collection-indexes";
 import { createDbMixin, DocumentCollection } from "../../mixins/db.mixin";
 import createChatbotsService from "../../services/chatbots.service";
 
@@ -23,9 +24,18 @@ interface Engine {
 	env(dataDir: string): Record<string, string>;
 	/** Drops what the run stored (MongoDB); NeDB files go with the data directory. */
 	drop?(): Promise<void>;
+	/** The fields the engine holds an index on, read from a service's moleculer-db adapter. */
+	indexedFields(adapter: unknown): Promise<string[]>;
 }
 
-const ENGINES: Engine[] = [{ name: "NeDB", env: () => ({}) }];
+/** NeDB's in-memory indexes, by field; each answers `getMatching` for an equality lookup. */
+type NedbIndexes = Record<string, { getMatching(value: unknown): unknown[] }>;
+
+function nedbIndexes(adapter: unknown): NedbIndexes {
+	return (adapter as { db: { indexes: NedbIndexes } }).db.indexes;
+}
+
+const ENGINES: Engine[] = [{ name: "NeDB", env: () => ({}), indexedFields: async adapter => Object.keys(nedbIndexes(adapter)) }];
 const mongoTestUri = process.env.MONGO_TEST_URI;
 if (mongoTestUri) {
 	const database = `cbb_data_layer_${process.pid}_${Date.now()}`;
@@ -39,6 +49,10 @@ if (mongoTestUri) {
 		async drop() {
 			const mongoose = (await import("mongoose")).default;
 			await mongoose.connection.db?.dropDatabase();
+		},
+		async indexedFields(adapter) {
+			const model = (adapter as { model: { collection: { indexes(): Promise<Array<{ key: Record<string, unknown> }>> } } }).model;
+			return (await model.collection.indexes()).flatMap(index => Object.keys(index.key));
 		}
 	});
 } else {
@@ -273,6 +287,35 @@ function dataLayerSuite(engine: Engine): void {
 			expect(await jobs.update(takeover.query, takeover.update)).toBe(1);
 			expect((await jobs.findOne({ _id: "job-1" }))?.attempts).toBe(2);
 			expect(await jobs.remove({ _id: "job-1" })).toBe(1);
+		});
+
+		it("indexes every listed field of a collection, and a lookup reads the most selective index", async () => {
+			const chatbots = broker.getLocalService("chatbots") as Service & { adapter: unknown };
+			expect(await engine.indexedFields(chatbots.adapter)).toEqual(expect.arrayContaining(["_id", ...COLLECTION_INDEXES.chatbots]));
+
+			// 30 unclaimed sandboxes: account_id is indexed and null for all of them, claim_hash is each one's own.
+			const hashes = Array.from({ length: 30 }, (_, i) => String(i).padStart(64, "c"));
+			const created: Chatbot[] = [];
+			for (const claim_hash of hashes) created.push(await call<Chatbot>("chatbots.create", { kind: "sandbox", locale: "en", limits: LIMITS, ttl_ms: 3_600_000, claim_hash }));
+			const reads: string[] = [];
+			if (engine.name === "NeDB") {
+				// Which index NeDB answers from is its own choice (the last indexed equality key): watch it.
+				const indexes = nedbIndexes(chatbots.adapter);
+				for (const field of ["claim_hash", "account_id"]) {
+					const index = indexes[field];
+					const getMatching = index.getMatching.bind(index);
+					index.getMatching = (value: unknown) => {
+						reads.push(field);
+						return getMatching(value);
+					};
+				}
+			}
+			const found = await call<Chatbot | null>("chatbots.findByClaimHash", { claim_hash: hashes[17] });
+			expect(found?._id).toBe(created[17]._id);
+			expect(await call<Chatbot | null>("chatbots.findByClaimHash", { claim_hash: "f".repeat(64) })).toBeNull();
+			if (engine.name === "NeDB") expect(reads).toEqual(["claim_hash", "claim_hash"]);
+			const bySlug = await call<Chatbot | null>("chatbots.findBySlug", { slug: created[5].slug });
+			expect(bySlug?._id).toBe(created[5]._id);
 		});
 
 		it("collections sort, limit, count and update by query, and hand out copies", async () => {
