@@ -228,6 +228,14 @@ export async function openCollection<T extends { _id: string }>(
 }
 
 /**
+ * Touches the store through the `_id` index: it answers, whatever the collection holds. A count
+ * would read every document (the readiness probe counted, every few seconds).
+ */
+async function probeStore(documents: DocumentCollection<{ _id: string }> | undefined): Promise<void> {
+	await (documents as DocumentCollection<{ _id: string }>).findOne({ _id: "health-probe" });
+}
+
+/**
  * The mixin for a service whose main collection is `collection`: moleculer-db connects it, and
  * `this.documents` wraps it. A `health` action answers when the store answers.
  */
@@ -243,8 +251,7 @@ export function createDbMixin(config: Readonly<AppConfig>, collection: string): 
 			health: {
 				visibility: "public",
 				async handler(this: { documents?: DocumentCollection<{ _id: string }> }) {
-					// A lookup by _id touches the store through its index; a count would read every document.
-					await (this.documents as DocumentCollection<{ _id: string }>).findOne({ _id: "health-probe" });
+					await probeStore(this.documents);
 					return { ok: true };
 				}
 			}
@@ -252,7 +259,7 @@ export function createDbMixin(config: Readonly<AppConfig>, collection: string): 
 		methods: {
 			/** Readiness (services/ops/readiness.ts): the document store answers. */
 			async readinessCheck(this: { documents?: DocumentCollection<{ _id: string }> }) {
-				await (this.documents as DocumentCollection<{ _id: string }>).count({});
+				await probeStore(this.documents);
 			}
 		},
 		created(this: { adapter?: MoleculerDbAdapter; documents?: DocumentCollection<{ _id: string }> }) {
