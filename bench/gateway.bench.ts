@@ -5,6 +5,7 @@
  * |--------------------------------|-------------------------------------------------------------|
  * | GET /v2/health                 | bare node:http answering "ok"                               |
  * | POST /mcp tools/list           | bare node, and the MCP SDK's stateless Streamable HTTP server |
+ * | the same, gzip accepted        | the same two                                                |
  * | POST /mcp tools/call get_chatbot | bare node                                                 |
  * | GET /api/tools/sessions/{id}   | bare node                                                   |
  *
@@ -18,6 +19,10 @@
  * bounds the figure (the bare anchor runs at about 75-80 % on a 2-core machine). To compare two
  * commits, server CPU per request (bench/gateway/server-cpu.ts) varies less than req/s.
  *
+ * tools/list is measured twice: as a client that sends no Accept-Encoding gets it (21 KB of JSON),
+ * and as the official SDK client gets it (its fetch sends `Accept-Encoding: gzip, deflate`): 2.4 KB
+ * of gzip prepared once (lib/http/gzip-prefix.ts). The SDK's server answers both uncompressed.
+ *
  * Run alone: `npx tsx bench/gateway.bench.ts` (about 1.5 min; BENCH_SECONDS=3 shortens each run).
  */
 import type { LoadResult, LoadTarget } from "./load/client";
@@ -25,6 +30,9 @@ import { defaultLoadOptions, loadInChild } from "./load/spawn";
 import { jsonRpc, MCP_HEADERS } from "./gateway/fixture";
 import { AnchorProcess, startAnchor, startProject } from "./gateway/processes";
 import { printMarkdownTable, runStandalone } from "./table";
+
+/** What the official SDK client sends (its fetch adds Accept-Encoding). */
+const GZIP_HEADERS = { ...MCP_HEADERS, "Accept-Encoding": "gzip, deflate" };
 
 export interface LoadRow {
 	path: string;
@@ -50,6 +58,7 @@ export async function run(): Promise<LoadRow[]> {
 		const targets: Record<string, LoadTarget> = {
 			health: { url: `${base}/v2/health` },
 			toolsList: { url: `${base}/mcp`, method: "POST", headers: MCP_HEADERS, body: toolsList },
+			toolsListGzip: { url: `${base}/mcp`, method: "POST", headers: GZIP_HEADERS, body: toolsList },
 			getChatbot: {
 				url: `${base}/mcp`,
 				method: "POST",
@@ -75,6 +84,13 @@ export async function run(): Promise<LoadRow[]> {
 		rows.push({ path: "POST /mcp tools/list", server: "MCP SDK stateless", result: sdkResult });
 
 		anchor = await bareResult();
+		const sdkGzip = await measure({ url: `${sdk.baseUrl}/mcp`, method: "POST", headers: GZIP_HEADERS, body: toolsList });
+		const gzipPath = "POST /mcp tools/list, gzip accepted";
+		rows.push({ path: gzipPath, server: "project", result: await measure(targets.toolsListGzip), anchors: { bare: anchor, sdk: sdkGzip }, goals: { bare: 0.4, sdk: 10 } });
+		rows.push({ path: gzipPath, server: "bare node", result: anchor });
+		rows.push({ path: gzipPath, server: "MCP SDK stateless", result: sdkGzip });
+
+		anchor = await bareResult();
 		rows.push({ path: "POST /mcp get_chatbot", server: "project", result: await measure(targets.getChatbot), anchors: { bare: anchor }, goals: { bare: 0.3 } });
 		rows.push({ path: "POST /mcp get_chatbot", server: "bare node", result: anchor });
 
@@ -91,9 +107,14 @@ export async function run(): Promise<LoadRow[]> {
 /** Every target answers 200 (the load client checks each status too) and both servers list the same tools. */
 async function checkAnswers(targets: Record<string, LoadTarget>, sdkUrl: string, toolsList: string): Promise<void> {
 	const answer = async (target: LoadTarget) => {
-		const res = await fetch(target.url, { method: target.method ?? "GET", headers: target.headers, body: target.body });
+		// As the load client asks: fetch would otherwise add Accept-Encoding by itself.
+		const headers = { "Accept-Encoding": "identity", ...target.headers };
+		const res = await fetch(target.url, { method: target.method ?? "GET", headers, body: target.body });
 		const text = await res.text();
 		if (res.status !== 200) throw new Error(`${target.url} answered ${res.status}: ${text.slice(0, 200)}`);
+		// fetch decodes gzip by itself; the header says whether the wire carried it.
+		const gzipped = res.headers.get("content-encoding") === "gzip";
+		if (gzipped !== (target === targets.toolsListGzip)) throw new Error(`${target.url} answered ${gzipped ? "gzip" : "uncompressed"} unexpectedly`);
 		return text;
 	};
 	for (const target of Object.values(targets)) await answer(target);

@@ -2,7 +2,7 @@
  * Server CPU per request on each hot path: the project (and the bare anchor) in processes of their
  * own, loaded one path at a time, their CPU time read from /proc before and after. Steadier than
  * req/s on a shared 2-core machine for comparing two commits:
- * `npx tsx bench/gateway/server-cpu.ts [health|tools-list|get-chatbot|demo-session|ping|bare]…`.
+ * `npx tsx bench/gateway/server-cpu.ts [health|tools-list|tools-list-gzip|get-chatbot|demo-session|ping|bare]…`.
  */
 import * as fs from "node:fs";
 import type { LoadTarget } from "../load/client";
@@ -24,6 +24,7 @@ async function main(): Promise<void> {
 	const targets: Record<string, [LoadTarget, number]> = {
 		health: [{ url: `${base}/v2/health` }, project.pid],
 		"tools-list": [{ url: `${base}/mcp`, method: "POST", headers: MCP_HEADERS, body: jsonRpc("tools/list") }, project.pid],
+		"tools-list-gzip": [{ url: `${base}/mcp`, method: "POST", headers: { ...MCP_HEADERS, "Accept-Encoding": "gzip, deflate" }, body: jsonRpc("tools/list") }, project.pid],
 		"get-chatbot": [{ url: `${base}/mcp`, method: "POST", headers: MCP_HEADERS, body: jsonRpc("tools/call", { name: "get_chatbot", arguments: { chatbot_id: project.chatbotId } }) }, project.pid],
 		"demo-session": [{ url: `${base}/api/tools/sessions/${project.demoSessionId}` }, project.pid],
 		ping: [{ url: `${base}/mcp`, method: "POST", headers: MCP_HEADERS, body: jsonRpc("ping") }, project.pid],

@@ -11,12 +11,16 @@
  * as any other.
  */
 import { RecentMap } from "../cache/recent-map";
+import { GzipPrefix } from "../http/gzip-prefix";
 import type { JsonRpcResponse } from "./jsonrpc";
 import type { ProtocolVersion } from "./protocol";
 import { toolsForVersion } from "./tools";
 
-/** A result's JSON text, and for a constant one the same text as UTF-8 bytes, ready for the socket. */
-const serialised = new WeakMap<object, { text: string; bytes?: Buffer }>();
+/**
+ * A result's JSON text; for a constant one the same text as UTF-8 bytes, ready for the socket, and
+ * once asked for, its gzip prefix.
+ */
+const serialised = new WeakMap<object, { text: string; bytes?: Buffer; gzip?: GzipPrefix }>();
 
 /** Remembers `text`, which must be exactly `JSON.stringify(result)`, for a result nobody changes afterwards. */
 export function withJson<T extends object>(result: T, text: string): T {
@@ -89,7 +93,7 @@ export function toolListResult(version: ProtocolVersion, authenticated: boolean)
 }
 
 /** The remembered serialisation of a `successResponse`-shaped {jsonrpc, id, result} whose result is constant. */
-function rememberedResult(response: JsonRpcResponse): { head: string; kept: { text: string; bytes?: Buffer } } | undefined {
+function rememberedResult(response: JsonRpcResponse): { head: string; kept: { text: string; bytes?: Buffer; gzip?: GzipPrefix } } | undefined {
 	if (!("result" in response) || response.id === undefined) return undefined;
 	const kept = serialised.get(response.result);
 	const keys = Object.keys(response);
@@ -118,4 +122,26 @@ export function responseChunks(body: JsonRpcResponse | JsonRpcResponse[]): Array
 	const remembered = Array.isArray(body) ? undefined : rememberedResult(body);
 	if (!remembered) return [responseJson(body)];
 	return [remembered.head, remembered.kept.bytes ?? remembered.kept.text, "}"];
+}
+
+/** Constant results at least this long are worth sending compressed (the anonymous `tools/list` is 21 KB). */
+export const GZIP_MIN_BYTES = 4096;
+
+/** Whether `body` is one response whose result is a constant long enough to be sent compressed. */
+export function compressible(body: JsonRpcResponse | JsonRpcResponse[]): boolean {
+	const bytes = Array.isArray(body) ? undefined : rememberedResult(body)?.kept.bytes;
+	return bytes !== undefined && bytes.length >= GZIP_MIN_BYTES;
+}
+
+/**
+ * The gzip body of a `compressible` response, as pieces to write in order, with nothing compressed
+ * per request (lib/http/gzip-prefix.ts). The result comes first, `{"result":…,"jsonrpc":"2.0","id":…}`,
+ * so that only the id, at the end, differs between requests; a JSON object's members have no order.
+ * Undefined when `body` is not compressible.
+ */
+export function gzipResponseChunks(body: JsonRpcResponse | JsonRpcResponse[]): Buffer[] | undefined {
+	if (Array.isArray(body) || !compressible(body) || !("result" in body)) return undefined;
+	const kept = serialised.get(body.result) as { text: string; bytes: Buffer; gzip?: GzipPrefix };
+	kept.gzip ??= new GzipPrefix(Buffer.concat([Buffer.from('{"result":'), kept.bytes]));
+	return kept.gzip.body(`,"jsonrpc":${JSON.stringify(body.jsonrpc)},"id":${JSON.stringify(body.id)}}`);
 }

@@ -5,6 +5,8 @@
  * the revision in use (test/helpers/mcp-http.ts). The app runs with TRUST_PROXY=1 and each test
  * uses its own client IP, so per-IP budgets do not mix.
  */
+import * as http from "node:http";
+import { gunzipSync } from "node:zlib";
 import type { ServiceSchema } from "moleculer";
 import { API_KEY_PREFIX } from "../../lib/accounts/api-keys";
 import type { Chatbot } from "../../lib/chatbots/model";
@@ -95,6 +97,42 @@ describe("POST /mcp: answers", () => {
 		const key = await createApiKey(app.baseUrl, cookie);
 		const keyed = await mcpPost(app.baseUrl, { jsonrpc: "2.0", id: 1, method: "tools/list" }, { key });
 		expect((keyed.body as { result: { tools: Array<{ name: string }> } }).result.tools.map(t => t.name)).toContain("list_chatbots");
+	});
+
+	it("sends tools/list gzip-compressed to a client that accepts it, the same JSON as to one that does not", async () => {
+		// node:http, not fetch: fetch asks for gzip by itself and hides what came over the wire.
+		const post = (message: object, acceptEncoding?: string) =>
+			new Promise<{ headers: http.IncomingHttpHeaders; bytes: Buffer }>((resolve, reject) => {
+				const headers: Record<string, string> = { "Content-Type": "application/json", "MCP-Protocol-Version": "2025-06-18", "X-Forwarded-For": nextIp() };
+				if (acceptEncoding !== undefined) headers["Accept-Encoding"] = acceptEncoding;
+				const req = http.request(`${app.baseUrl}/mcp`, { method: "POST", headers }, res => {
+					const chunks: Buffer[] = [];
+					res.on("data", (chunk: Buffer) => chunks.push(chunk));
+					res.on("end", () => (res.statusCode === 200 ? resolve({ headers: res.headers, bytes: Buffer.concat(chunks) }) : reject(new Error(`status ${res.statusCode}`))));
+				});
+				req.on("error", reject);
+				req.end(JSON.stringify(message));
+			});
+		const list = { jsonrpc: "2.0", id: "list-7", method: "tools/list" };
+		const zipped = await post(list, "br, gzip, deflate");
+		expect(zipped.headers["content-encoding"]).toBe("gzip");
+		expect(zipped.headers.vary).toBe("Accept-Encoding");
+		expect(Number(zipped.headers["content-length"])).toBe(zipped.bytes.length);
+		const plain = await post(list);
+		expect(plain.headers["content-encoding"]).toBeUndefined();
+		expect(plain.headers.vary).toBe("Accept-Encoding");
+		const unzipped = JSON.parse(gunzipSync(zipped.bytes).toString("utf8"));
+		expect(unzipped).toEqual(JSON.parse(plain.bytes.toString("utf8")));
+		assertValidMcpMessage("2025-06-18", unzipped, "ListToolsResult");
+		expect(zipped.bytes.length).toBeLessThan(plain.bytes.length / 5);
+		// Refused by weight, or not offered: the plain text.
+		expect((await post(list, "gzip;q=0, deflate")).headers["content-encoding"]).toBeUndefined();
+		expect((await post(list, "identity")).headers["content-encoding"]).toBeUndefined();
+		// A short answer is not worth compressing, and does not vary.
+		const ping = await post({ jsonrpc: "2.0", id: 1, method: "ping" }, "gzip");
+		expect(ping.headers["content-encoding"]).toBeUndefined();
+		expect(ping.headers.vary).toBeUndefined();
+		expect(JSON.parse(ping.bytes.toString("utf8"))).toEqual({ jsonrpc: "2.0", id: 1, result: {} });
 	});
 
 	it("accepts Mcp-Session-Id, ignores it, and never issues one", async () => {
