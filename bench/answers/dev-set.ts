@@ -166,7 +166,8 @@ const ROWS: Record<string, Row[]> = {
 		["a47", "Can I delete a stored conversation through the chat API?", null],
 		["a48", "Does the chat API offer a WebSocket connection?", null],
 		["a49", "How do I attach an image to a chat message?", null],
-		["a50", "Can I change the colour of the chat bubble?", null],
+		// Out of scope when written; the widget guide now says the owner sets the colour on the Deploy page.
+		["a50", "Can I change the colour of the chat bubble?", ["Deploy page"], "widget"],
 		["a51", "Does the widget work inside a React Native app?", null],
 		["a52", "Does the crawler honour the Crawl-delay directive?", null],
 		["a53", "How often does the crawler revisit pages to pick up changes?", null],
