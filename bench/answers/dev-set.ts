@@ -4,7 +4,8 @@
  * pages). Nothing here is copied from the pages' sentences: questions use other words on purpose.
  *
  * - `facts`: every one must appear in an answer for it to count as answered with the fact
- *   (compared case-insensitively, markdown marks and spacing ignored); `a|b` accepts either.
+ *   (compared case-insensitively, markdown marks and spacing ignored, a number only whole: "5" is
+ *   not found in "500"); `a|b` accepts either.
  * - `pages`: the page keys that hold the fact, for citation correctness.
  * - `oos`: out of scope — the pages do not say; many are near misses on the same topic.
  * - `conv`: questions with the same conv id are asked in order in one conversation; later ones are

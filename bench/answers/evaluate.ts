@@ -34,9 +34,23 @@ export function normalizeForFacts(text: string): string {
 		.replace(/\s+/g, " ");
 }
 
+const isDigit = (char: string | undefined) => char !== undefined && char >= "0" && char <= "9";
+
+/** Whether `needle` occurs in `haystack` as a whole number where it begins or ends with a digit: "5" is not in "500". */
+function occursAsNumber(haystack: string, needle: string): boolean {
+	const digitFirst = isDigit(needle[0]);
+	const digitLast = isDigit(needle[needle.length - 1]);
+	for (let at = haystack.indexOf(needle); at !== -1; at = haystack.indexOf(needle, at + 1)) {
+		if (digitFirst && isDigit(haystack[at - 1])) continue;
+		if (digitLast && isDigit(haystack[at + needle.length])) continue;
+		return true;
+	}
+	return false;
+}
+
 export function holdsFact(text: string, fact: string): boolean {
 	const haystack = normalizeForFacts(text);
-	return fact.split("|").some(alternative => haystack.includes(normalizeForFacts(alternative)));
+	return fact.split("|").some(alternative => occursAsNumber(haystack, normalizeForFacts(alternative)));
 }
 
 export function grade(question: DevQuestion, outcome: Outcome): Graded {

@@ -3,7 +3,7 @@
  * in-scope dev question whose best-ranked passage does not hold the fact, the position of the first
  * candidate that does (-1: no candidate does, so retrieval missed it), the top passage and that
  * one, each with its features. The calibrated decision plays no part, so this separates ranking
- * misses from declines. A fact is found by substring ("5" is in "500"), as the benchmark does.
+ * misses from declines. A fact is found as the benchmark finds it (a number only whole: "5" is not in "500").
  *
  * Run: `npx tsx bench/answers/ranker-misses.ts [id,id…]` (`TOPN=5` also lists the first candidates).
  */
