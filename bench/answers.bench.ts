@@ -18,6 +18,7 @@ import { ANSWER_THRESHOLD } from "../lib/answer/calibration";
 import { indexCorpus } from "./answers/index-corpus";
 import { CORPORA, DevQuestion, isHeldOut, QUESTIONS } from "./answers/dev-set";
 import { grade, Graded, percent, summarize } from "./answers/evaluate";
+import { staleFacts } from "./answers/stale-facts";
 import { AnswerSystem, baseline, current, SystemResult } from "./answers/systems";
 import { printMarkdownTable, runStandalone } from "./table";
 
@@ -40,6 +41,7 @@ async function askAll(system: AnswerSystem, index: GenerationIndex, locale: "en"
 }
 
 export async function run(): Promise<AnswerBenchResult> {
+	for (const stale of staleFacts()) console.warn(`Warning: ${stale.id}'s pages no longer hold ${JSON.stringify(stale.missing)}; its figures count correct answers as wrong.`);
 	const graded: Record<string, Graded[]> = { [baseline.name]: [], [current.name]: [] };
 	const probabilities: AnswerBenchResult["probabilities"] = [];
 	for (const corpus of CORPORA) {

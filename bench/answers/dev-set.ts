@@ -213,7 +213,8 @@ const ROWS: Record<string, Row[]> = {
 		["b30", "Where is a bearer token accepted?", ["/mcp"], "auth"],
 		["b31", "How many random bits make up a session id?", ["256"], "auth"],
 		["b32", "Does the chat API need any credential?", ["public"], "auth"],
-		["b33", "Can I hook up a messaging channel today?", ["not available yet"], "channels"],
+		// Written when no channel existed; the guide now describes Telegram and Crisp.
+		["b33", "Can I hook up a messaging channel today?", ["Telegram|Crisp"], "channels"],
 		["b34", "Am I supposed to call the /webhooks/ paths myself?", ["not endpoints for you to call"], "channels"],
 		["b35", "Can a claimed chatbot be moved to a different account later?", null],
 		["b36", "How do I give a claimed chatbot back to the sandbox?", null],
@@ -260,7 +261,8 @@ const ROWS: Record<string, Row[]> = {
 		["e31", "¿Cuántos mensajes al mes tiene cada chatbot del plan Pro?", ["5.000"], "limits"],
 		["e32", "¿Qué pasa si ya hay 10.000 sesiones activas y creo otra?", ["503"], "limits"],
 		["e33", "¿Cuánto tiempo tiene el rastreador para descargar una página?", ["15 segundos"], "limits"],
-		["e34", "¿Ya se puede contratar un plan de pago por internet?", ["Aún no"], "limits"],
+		// Written before billing existed; the limits page now says plans are bought on the billing page.
+		["e34", "¿Ya se puede contratar un plan de pago por internet?", ["página de facturación"], "limits"],
 		["e35", "¿Cuántas peticiones por minuto acepta la API de demostración?", ["30"], "rate-limits quickstart"],
 		["e36", "¿Qué cabecera dice cuántas peticiones me quedan?", ["RateLimit-Remaining"], "rate-limits"],
 		["e37", "¿Tienen límite de uso las páginas de documentación?", ["no tienen"], "rate-limits"],
