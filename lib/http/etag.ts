@@ -12,9 +12,21 @@ export function strongEtag(body: string | Uint8Array): string {
 	return `"${digest}"`;
 }
 
-/** The opaque part of an entity tag (quotes included), with any weak prefix removed. */
+/** What the gzip-coded variant's tag adds inside the quotes: another coding is another representation (RFC 9110 §8.8.3). */
+const GZIP_SUFFIX = '-gzip"';
+
+/** The tag of the gzip-coded variant of the representation tagged `etag`. */
+export function gzipEtag(etag: string): string {
+	return `${etag.slice(0, -1)}${GZIP_SUFFIX}`;
+}
+
+/**
+ * The opaque part of an entity tag (quotes included), with any weak prefix removed, and the gzip
+ * variant's suffix: a client holding either coding of a representation holds a current copy.
+ */
 function opaqueTag(tag: string): string {
-	return tag.startsWith("W/") ? tag.slice(2) : tag;
+	const strong = tag.startsWith("W/") ? tag.slice(2) : tag;
+	return strong.endsWith(GZIP_SUFFIX) ? `${strong.slice(0, -GZIP_SUFFIX.length)}"` : strong;
 }
 
 /**
@@ -40,6 +52,12 @@ export function parseEntityTagList(headerValue: string): string[] {
 		}
 	}
 	return tags;
+}
+
+/** Whether `If-None-Match` names exactly `tag` (weak or strong, its coding suffix included). */
+export function ifNoneMatchNames(headerValue: string | undefined, tag: string): boolean {
+	if (headerValue === undefined) return false;
+	return parseEntityTagList(headerValue).some(listed => (listed.startsWith("W/") ? listed.slice(2) : listed) === tag);
 }
 
 /**

@@ -43,27 +43,3 @@ export class GzipPrefix {
 		return [GZIP_HEADER, this.deflated, stored, bytes, trailer];
 	}
 }
-
-/**
- * Whether an Accept-Encoding value accepts gzip (RFC 9110 §12.5.3): `gzip`, `x-gzip` or `*` with a
- * weight above zero. Parsed by splitting, no regular expression.
- */
-export function acceptsGzip(acceptEncoding: string | undefined): boolean {
-	if (acceptEncoding === undefined) return false;
-	let wildcard = false;
-	for (const entry of acceptEncoding.split(",")) {
-		const [coding, ...parameters] = entry.split(";");
-		const name = coding.trim().toLowerCase();
-		if (name !== "gzip" && name !== "x-gzip" && name !== "*") continue;
-		let weight = 1;
-		for (const parameter of parameters) {
-			const [key, value] = parameter.split("=");
-			if (key.trim().toLowerCase() === "q") weight = Number(value?.trim());
-		}
-		const accepted = Number.isFinite(weight) && weight > 0;
-		// An explicit gzip entry decides; `*` applies only when gzip is not named.
-		if (name !== "*") return accepted;
-		wildcard = accepted;
-	}
-	return wildcard;
-}

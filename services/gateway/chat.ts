@@ -19,6 +19,7 @@ import { chatPageHtml } from "../../lib/widget/chat-page";
 import type { Locale } from "../../lib/text/tokenize";
 import { GatewayHandler, GatewayRequest, send, sendJson } from "./context";
 import { sendNotFound } from "./not-found";
+import { markNotModified, sendPublicDocument } from "./public-documents";
 
 /** Long enough for an LLM to write a whole answer when the client wants one JSON reply. */
 const ANSWER_TIMEOUT_MS = 120_000;
@@ -101,12 +102,13 @@ export function createStaticAssetHandler(): GatewayHandler {
 		}
 		const { body, contentType, etag } = await asset;
 		const headers = { ETag: etag, "Cache-Control": "public, max-age=300", "X-Content-Type-Options": "nosniff" };
+		for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
 		if (ifNoneMatchMatches(req.headers["if-none-match"], etag)) {
-			for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+			markNotModified(req, res);
 			res.statusCode = 304;
 			res.end();
 			return;
 		}
-		send(res, 200, body, contentType, headers);
+		await sendPublicDocument(req, res, body, contentType);
 	};
 }

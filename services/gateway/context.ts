@@ -30,6 +30,12 @@ export interface GatewayDeps {
 
 export type GatewayHandler = (deps: GatewayDeps, req: GatewayRequest, res: ServerResponse, route: RouteDef) => Promise<void>;
 
+/** A request header as one string (a repeated header's values joined, as RFC 9110 allows for lists). */
+export function headerValue(req: IncomingMessage, name: string): string | undefined {
+	const value = req.headers[name];
+	return Array.isArray(value) ? value.join(", ") : value;
+}
+
 /** Writes a complete response in one go; the gateway's common headers are already set. */
 export function send(res: ServerResponse, status: number, body: string | Buffer, contentType: string, headers: Record<string, string> = {}): void {
 	for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);

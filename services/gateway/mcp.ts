@@ -23,24 +23,19 @@ import { readBearerApiKey } from "../../lib/accounts/api-keys";
 import { pageCallTimeoutMs } from "../../lib/crawl/deadline";
 import { appError } from "../../lib/errors";
 import { MCP_MAX_BODY_BYTES } from "../../lib/http/routes/mcp";
-import { acceptsGzip } from "../../lib/http/gzip-prefix";
+import { acceptsGzip } from "../../lib/http/compression";
 import { compressible, gzipResponseChunks, responseChunks } from "../../lib/mcp/constant-results";
 import { ParsedBody, parseJsonRpcBody } from "../../lib/mcp/jsonrpc";
 import { checkProtocolHeader, ProtocolVersion } from "../../lib/mcp/protocol";
 import { handleMcpBody, McpReply, toolCallNames } from "../../lib/mcp/server";
 import { MCP_SERVER_INFO } from "../../lib/mcp/server-info";
 import type { GatewayDeps, GatewayHandler, GatewayRequest } from "./context";
-import { sendChunks } from "./context";
+import { headerValue as header, sendChunks } from "./context";
 import { enforceRateLimits } from "./rate-limit";
 
 const WWW_AUTHENTICATE_REALM = 'Bearer realm="mcp"';
 
 type BodyRead = { ok: true; text: string } | { ok: false; reason: "too_large" | "encoding" | "aborted" };
-
-function header(req: GatewayRequest, name: string): string | undefined {
-	const value = req.headers[name];
-	return Array.isArray(value) ? value.join(", ") : value;
-}
 
 /**
  * Reads the request body up to `limit` bytes. Past the limit it answers at once and stops keeping

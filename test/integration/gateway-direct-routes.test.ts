@@ -4,6 +4,8 @@
  * headers, a request id, HEAD, the JSON error body; and concurrent health checks share one
  * database check without changing any answer.
  */
+import * as http from "node:http";
+import { gunzipSync } from "node:zlib";
 import { startApp, TestApp } from "../helpers/app";
 import { toolsForVersion } from "../../lib/mcp/tools";
 
@@ -94,5 +96,47 @@ describe("health checks under concurrency", () => {
 			if (i % 2) expect(await res.json()).toMatchObject({ status: "ok", database: "ok" });
 			else expect(await res.text()).toBe("ok");
 		}
+	});
+});
+
+describe("GET /widget.js", () => {
+	/** node:http, not fetch: fetch asks for gzip by itself and hides what came over the wire. */
+	const get = (headers: Record<string, string>) =>
+		new Promise<{ status: number; headers: http.IncomingHttpHeaders; bytes: Buffer }>((resolve, reject) => {
+			http.get(`${app.baseUrl}/widget.js`, { headers }, res => {
+				const chunks: Buffer[] = [];
+				res.on("data", (chunk: Buffer) => chunks.push(chunk));
+				res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, bytes: Buffer.concat(chunks) }));
+			}).on("error", reject);
+		});
+
+	it("goes gzip-coded, with its own tag, to a client that takes gzip; both variants vary by Accept-Encoding and revalidate", async () => {
+		const plain = await get({});
+		expect(plain.status).toBe(200);
+		expect(plain.headers["content-encoding"]).toBeUndefined();
+		expect(plain.headers.vary).toBe("Accept-Encoding");
+		const tag = plain.headers.etag as string;
+		expect(tag).toMatch(/^"[\w-]+"$/);
+		expect(plain.bytes.toString("utf8")).toContain("data-chatbot");
+
+		const zipped = await get({ "Accept-Encoding": "gzip, deflate, br" });
+		expect(zipped.headers["content-encoding"]).toBe("gzip");
+		expect(zipped.headers.vary).toBe("Accept-Encoding");
+		expect(zipped.headers.etag).toBe(`${tag.slice(0, -1)}-gzip"`);
+		expect(Number(zipped.headers["content-length"])).toBe(zipped.bytes.length);
+		expect(gunzipSync(zipped.bytes).equals(plain.bytes)).toBe(true);
+		expect(zipped.bytes.length).toBeLessThan(plain.bytes.length / 2);
+		expect(zipped.headers["x-content-type-options"]).toBe("nosniff");
+
+		// Either variant's tag revalidates; the 304 names the variant the client holds.
+		for (const [held, headers] of [
+			[tag, {}],
+			[zipped.headers.etag as string, { "Accept-Encoding": "gzip" }]
+		] as const) {
+			const revalidated = await get({ ...headers, "If-None-Match": held });
+			expect([revalidated.status, revalidated.bytes.length, revalidated.headers.etag, revalidated.headers.vary]).toEqual([304, 0, held, "Accept-Encoding"]);
+		}
+		expect((await get({ "If-None-Match": '"stale"' })).status).toBe(200);
+		expect((await get({ "Accept-Encoding": "gzip;q=0" })).headers["content-encoding"]).toBeUndefined();
 	});
 });

@@ -146,7 +146,10 @@ it("shows answers that contain markup as text, without running or rendering it",
 it("the embed snippet on another site adds a bubble that opens a chat, answers, and reports its use", async () => {
 	const page = await newPage();
 	const usageBefore = await app.broker.call<Array<{ widget_opened: number; message_sent: number }>, object>("chat.usage", { slug: english.slug });
+	const script = page.waitForResponse(response => response.url() === `${app.baseUrl}/widget.js`);
 	await page.goto(`${shop.origin}/`, { waitUntil: "load" });
+	// The browser asked for gzip, as browsers do, and got the script coded (a third of its size).
+	expect((await script).headers()["content-encoding"]).toBe("gzip");
 	const bubble = await page.waitForSelector("pierce/.bubble");
 	expect(await page.$eval("pierce/.bubble", el => el.getAttribute("aria-label"))).toBe("Open chat");
 	expect(await page.$eval("pierce/.panel", el => (el as HTMLElement).hidden)).toBe(true);

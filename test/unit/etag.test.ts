@@ -1,6 +1,6 @@
 /** Strong ETags and If-None-Match matching (RFC 9110 §8.8.3, §13.1.2). */
 import { createHash } from "node:crypto";
-import { ifNoneMatchMatches, parseEntityTagList, strongEtag } from "../../lib/http/etag";
+import { gzipEtag, ifNoneMatchMatches, ifNoneMatchNames, parseEntityTagList, strongEtag } from "../../lib/http/etag";
 
 describe("strongEtag", () => {
 	test("is the quoted base64url SHA-256 of the body's bytes", () => {
@@ -56,5 +56,24 @@ describe("ifNoneMatchMatches", () => {
 		expect(parseEntityTagList('"a,b", W/"c", "d"')).toEqual(['"a,b"', 'W/"c"', '"d"']);
 		expect(ifNoneMatchMatches('"x", "a,b"', '"a,b"')).toBe(true);
 		expect(ifNoneMatchMatches('"a"', '"a,b"')).toBe(false);
+	});
+});
+
+describe("the gzip variant's tag", () => {
+	const etag = strongEtag("document");
+	const gzipTag = gzipEtag(etag);
+
+	it("is another strong tag, and revalidates the same document", () => {
+		expect(gzipTag).toBe(`${etag.slice(0, -1)}-gzip"`);
+		expect(ifNoneMatchMatches(gzipTag, etag)).toBe(true);
+		expect(ifNoneMatchMatches(`W/${gzipTag}`, etag)).toBe(true);
+		expect(ifNoneMatchMatches(gzipEtag(strongEtag("other")), etag)).toBe(false);
+	});
+
+	it("is told apart by ifNoneMatchNames, which compares whole tags", () => {
+		expect(ifNoneMatchNames(`"x", ${gzipTag}`, gzipTag)).toBe(true);
+		expect(ifNoneMatchNames(etag, gzipTag)).toBe(false);
+		expect(ifNoneMatchNames(gzipTag, etag)).toBe(false);
+		expect(ifNoneMatchNames(undefined, etag)).toBe(false);
 	});
 });

@@ -1,5 +1,6 @@
 import { crc32, gunzipSync, inflateRawSync } from "node:zlib";
-import { acceptsGzip, GzipPrefix } from "../../lib/http/gzip-prefix";
+import { acceptsGzip, compressibleType } from "../../lib/http/compression";
+import { GzipPrefix } from "../../lib/http/gzip-prefix";
 
 describe("GzipPrefix: a constant prefix deflated once, a tail stored per body", () => {
 	const prefix = Buffer.from(`{"result":${JSON.stringify({ tools: Array.from({ length: 40 }, (_, i) => ({ name: `tool_${i}`, description: "Adds a page as knowledge. ".repeat(8) })) })}`);
@@ -54,5 +55,22 @@ describe("acceptsGzip", () => {
 
 	it("is false without the header", () => {
 		expect(acceptsGzip(undefined)).toBe(false);
+	});
+});
+
+describe("compressibleType", () => {
+	it.each([
+		["text/javascript; charset=utf-8", true],
+		["application/json", true],
+		["application/problem+json", true],
+		["application/yaml", true],
+		["image/svg+xml", true],
+		["text/html; charset=utf-8", true],
+		["image/png", false],
+		["application/pdf", false],
+		["application/zip", false],
+		[undefined, false]
+	])("%s → %s", (type, expected) => {
+		expect(compressibleType(type)).toBe(expected);
 	});
 });
