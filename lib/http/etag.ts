@@ -25,8 +25,12 @@ export function gzipEtag(etag: string): string {
  * variant's suffix: a client holding either coding of a representation holds a current copy.
  */
 function opaqueTag(tag: string): string {
-	const strong = tag.startsWith("W/") ? tag.slice(2) : tag;
+	const strong = withoutWeakPrefix(tag);
 	return strong.endsWith(GZIP_SUFFIX) ? `${strong.slice(0, -GZIP_SUFFIX.length)}"` : strong;
+}
+
+function withoutWeakPrefix(tag: string): string {
+	return tag.startsWith("W/") ? tag.slice(2) : tag;
 }
 
 /**
@@ -57,7 +61,7 @@ export function parseEntityTagList(headerValue: string): string[] {
 /** Whether `If-None-Match` names exactly `tag` (weak or strong, its coding suffix included). */
 export function ifNoneMatchNames(headerValue: string | undefined, tag: string): boolean {
 	if (headerValue === undefined) return false;
-	return parseEntityTagList(headerValue).some(listed => (listed.startsWith("W/") ? listed.slice(2) : listed) === tag);
+	return parseEntityTagList(headerValue).some(listed => withoutWeakPrefix(listed) === tag);
 }
 
 /**

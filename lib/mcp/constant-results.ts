@@ -119,29 +119,35 @@ export function responseJson(body: JsonRpcResponse | JsonRpcResponse[]): string 
  * request did (a fresh 21 KB buffer per request halved a bare server's throughput in the GC alone).
  */
 export function responseChunks(body: JsonRpcResponse | JsonRpcResponse[]): Array<string | Buffer> {
-	const remembered = Array.isArray(body) ? undefined : rememberedResult(body);
-	if (!remembered) return [responseJson(body)];
-	return [remembered.head, remembered.kept.bytes ?? remembered.kept.text, "}"];
+	return replyChunks(body, () => false).chunks;
 }
 
 /** Constant results at least this long are worth sending compressed (the anonymous `tools/list` is 21 KB). */
-export const GZIP_MIN_BYTES = 4096;
+const GZIP_MIN_BYTES = 4096;
 
-/** Whether `body` is one response whose result is a constant long enough to be sent compressed. */
-export function compressible(body: JsonRpcResponse | JsonRpcResponse[]): boolean {
-	const bytes = Array.isArray(body) ? undefined : rememberedResult(body)?.kept.bytes;
-	return bytes !== undefined && bytes.length >= GZIP_MIN_BYTES;
+/** A reply body as pieces to write in order, and how it is coded. */
+export interface ReplyChunks {
+	chunks: Array<string | Buffer>;
+	/** The body could have been gzip-coded, so the response varies by Accept-Encoding. */
+	varies: boolean;
+	gzip: boolean;
 }
 
 /**
- * The gzip body of a `compressible` response, as pieces to write in order, with nothing compressed
- * per request (lib/http/gzip-prefix.ts). The result comes first, `{"result":…,"jsonrpc":"2.0","id":…}`,
- * so that only the id, at the end, differs between requests; a JSON object's members have no order.
- * Undefined when `body` is not compressible.
+ * `responseChunks`, or for one response whose result is a constant of `GZIP_MIN_BYTES` or more and a
+ * client that takes gzip (`acceptsGzip` is asked only then), the gzip body made with nothing
+ * compressed per request (lib/http/gzip-prefix.ts). The coded JSON puts the result first,
+ * `{"result":…,"jsonrpc":"2.0","id":…}`, so that only the id at the end differs between requests;
+ * a JSON object's members have no order.
  */
-export function gzipResponseChunks(body: JsonRpcResponse | JsonRpcResponse[]): Buffer[] | undefined {
-	if (Array.isArray(body) || !compressible(body) || !("result" in body)) return undefined;
-	const kept = serialised.get(body.result) as { text: string; bytes: Buffer; gzip?: GzipPrefix };
-	kept.gzip ??= new GzipPrefix(Buffer.concat([Buffer.from('{"result":'), kept.bytes]));
-	return kept.gzip.body(`,"jsonrpc":${JSON.stringify(body.jsonrpc)},"id":${JSON.stringify(body.id)}}`);
+export function replyChunks(body: JsonRpcResponse | JsonRpcResponse[], acceptsGzip: () => boolean): ReplyChunks {
+	const remembered = Array.isArray(body) ? undefined : rememberedResult(body);
+	if (!remembered) return { chunks: [responseJson(body)], varies: false, gzip: false };
+	const { kept } = remembered;
+	const plain = [remembered.head, kept.bytes ?? kept.text, "}"];
+	const varies = kept.bytes !== undefined && kept.bytes.length >= GZIP_MIN_BYTES;
+	if (!varies || !acceptsGzip() || Array.isArray(body) || !("result" in body)) return { chunks: plain, varies, gzip: false };
+	kept.gzip ??= new GzipPrefix(Buffer.concat([Buffer.from('{"result":'), kept.bytes as Buffer]));
+	const coded = kept.gzip.body(`,"jsonrpc":${JSON.stringify(body.jsonrpc)},"id":${JSON.stringify(body.id)}}`);
+	return coded ? { chunks: coded, varies, gzip: true } : { chunks: plain, varies, gzip: false };
 }

@@ -19,7 +19,7 @@ import { chatPageHtml } from "../../lib/widget/chat-page";
 import type { Locale } from "../../lib/text/tokenize";
 import { GatewayHandler, GatewayRequest, send, sendJson } from "./context";
 import { sendNotFound } from "./not-found";
-import { markNotModified, sendPublicDocument } from "./public-documents";
+import { markNotModified, PublicDocument, sendPublicDocument } from "./public-documents";
 
 /** Long enough for an LLM to write a whole answer when the client wants one JSON reply. */
 const ANSWER_TIMEOUT_MS = 120_000;
@@ -92,15 +92,16 @@ export const chatPageHandler: GatewayHandler = async (deps, req, res) => {
 
 /** Serves the assets named by path; each is read once and kept in memory. */
 export function createStaticAssetHandler(): GatewayHandler {
-	const cache = new Map<string, Promise<StaticAsset>>();
+	const cache = new Map<string, Promise<{ asset: StaticAsset; document: PublicDocument }>>();
 	return async (_deps, req, res) => {
-		let asset = cache.get(req.$path);
-		if (!asset) {
-			asset = loadAsset(req.$path);
-			asset.catch(() => cache.delete(req.$path));
-			cache.set(req.$path, asset);
+		let loaded = cache.get(req.$path);
+		if (!loaded) {
+			loaded = loadAsset(req.$path).then(asset => ({ asset, document: new PublicDocument(asset.body, asset.contentType) }));
+			loaded.catch(() => cache.delete(req.$path));
+			cache.set(req.$path, loaded);
 		}
-		const { body, contentType, etag } = await asset;
+		const { asset, document } = await loaded;
+		const { etag } = asset;
 		const headers = { ETag: etag, "Cache-Control": "public, max-age=300", "X-Content-Type-Options": "nosniff" };
 		for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
 		if (ifNoneMatchMatches(req.headers["if-none-match"], etag)) {
@@ -109,6 +110,6 @@ export function createStaticAssetHandler(): GatewayHandler {
 			res.end();
 			return;
 		}
-		await sendPublicDocument(req, res, body, contentType);
+		await sendPublicDocument(req, res, document);
 	};
 }

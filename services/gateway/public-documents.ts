@@ -1,8 +1,6 @@
 /**
  * Public documents the gateway serves itself (a strong ETag: the widget script, 16 KB on every page
- * that embeds the chat) go gzip-coded to clients that accept it. A document's compressed bytes are
- * made once per ETag, off the event loop (zlib's thread pool), shared by the requests that arrive
- * meanwhile, and kept for the most recently used documents.
+ * that embeds the chat) go gzip-coded to clients that accept it, coded once per document.
  *
  * The gzip variant is another representation, so it has its own tag (`"<tag>-gzip"`, which
  * If-None-Match accepts as the same: lib/http/etag.ts), and every answer with a strong ETag says
@@ -15,25 +13,36 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { promisify } from "node:util";
 import { gzip } from "node:zlib";
-import { RecentMap } from "../../lib/cache/recent-map";
 import { acceptsGzip, COMPRESS_MIN_BYTES, compressibleType } from "../../lib/http/compression";
 import { gzipEtag, ifNoneMatchNames } from "../../lib/http/etag";
 import { headerValue, sendChunks } from "./context";
 
 const gzipAsync = promisify(gzip);
 
-/** Documents kept compressed: the gateway's static assets are a handful; each new build tags them anew. */
-const KEPT_DOCUMENTS = 32;
-const compressed = new RecentMap<string, Promise<Buffer>>(KEPT_DOCUMENTS);
+/**
+ * A document's body and media type, and its gzip coding, made the first time a client takes it,
+ * off the event loop (zlib's thread pool), shared by the requests that arrive meanwhile.
+ */
+export class PublicDocument {
+	private gzipped: Promise<Buffer> | undefined;
 
-function gzipped(etag: string, body: string | Buffer): Promise<Buffer> {
-	let made = compressed.get(etag);
-	if (!made) {
-		made = gzipAsync(body);
-		compressed.set(etag, made);
-		made.catch(() => compressed.delete(etag));
+	constructor(
+		readonly body: Buffer,
+		readonly contentType: string
+	) {}
+
+	/** Text of some length: worth coding. */
+	get compressible(): boolean {
+		return compressibleType(this.contentType) && this.body.length >= COMPRESS_MIN_BYTES;
 	}
-	return made;
+
+	gzip(): Promise<Buffer> {
+		if (!this.gzipped) {
+			this.gzipped = gzipAsync(this.body);
+			this.gzipped.catch(() => (this.gzipped = undefined));
+		}
+		return this.gzipped;
+	}
 }
 
 function isStrongTag(etag: unknown): etag is string {
@@ -47,28 +56,14 @@ function varyWithEncoding(vary: unknown): string {
 	return text.toLowerCase().includes("accept-encoding") ? text : `${text}, Accept-Encoding`;
 }
 
-interface Coded {
-	body: string | Buffer;
-	/** Set when the body is gzip-coded: the variant's tag. */
-	gzipTag?: string;
-}
-
-/** The body as the client should get it: gzip-coded when it takes gzip and the body is text of some length. */
-async function coded(acceptEncoding: string | undefined, etag: string, body: string | Buffer, contentType: string | undefined): Promise<Coded> {
-	const length = typeof body === "string" ? Buffer.byteLength(body) : body.length;
-	if (!compressibleType(contentType) || length < COMPRESS_MIN_BYTES || !acceptsGzip(acceptEncoding)) return { body };
-	return { body: await gzipped(etag, body), gzipTag: gzipEtag(etag) };
-}
-
 /** On a 304, the tag of the variant the client holds: the gzip one when that is what it revalidated. */
 function heldTag(req: IncomingMessage, etag: string): string {
 	const gzipTag = gzipEtag(etag);
 	return ifNoneMatchNames(headerValue(req, "if-none-match"), gzipTag) ? gzipTag : etag;
 }
 
-/** Marks a response with a strong ETag as varying by Accept-Encoding. */
 function varyOnEncoding(res: ServerResponse): void {
-	if (isStrongTag(res.getHeader("ETag"))) res.setHeader("Vary", varyWithEncoding(res.getHeader("Vary")));
+	res.setHeader("Vary", varyWithEncoding(res.getHeader("Vary")));
 }
 
 /**
@@ -86,14 +81,16 @@ export function markNotModified(req: IncomingMessage, res: ServerResponse): void
  * Sends a 200 whose other headers are already set: a public document (a strong ETag among those
  * headers) is coded as the client takes it; anything else goes as it is.
  */
-export async function sendPublicDocument(req: IncomingMessage, res: ServerResponse, body: string | Buffer, contentType: string): Promise<void> {
+export async function sendPublicDocument(req: IncomingMessage, res: ServerResponse, document: PublicDocument): Promise<void> {
 	const etag = res.getHeader("ETag");
-	if (!isStrongTag(etag)) return sendChunks(res, 200, [body], contentType);
-	varyOnEncoding(res);
-	const answer = await coded(headerValue(req, "accept-encoding"), etag, body, contentType);
-	if (answer.gzipTag) {
-		res.setHeader("ETag", answer.gzipTag);
-		res.setHeader("Content-Encoding", "gzip");
+	if (isStrongTag(etag)) {
+		varyOnEncoding(res);
+		if (document.compressible && acceptsGzip(headerValue(req, "accept-encoding"))) {
+			const coded = await document.gzip();
+			res.setHeader("ETag", gzipEtag(etag));
+			res.setHeader("Content-Encoding", "gzip");
+			return sendChunks(res, 200, [coded], document.contentType);
+		}
 	}
-	sendChunks(res, 200, [answer.body], contentType);
+	sendChunks(res, 200, [document.body], document.contentType);
 }
