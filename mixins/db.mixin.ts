@@ -16,6 +16,7 @@ import type MongooseAdapterClass from "moleculer-db-adapter-mongoose";
 import type { Mongoose } from "mongoose";
 import type { AppConfig } from "../config";
 import { indexedFields } from "../lib/storage/collection-indexes";
+import type { CollectionWrite } from "../lib/storage/collection-write";
 import { withPreferredIndexLast } from "../lib/storage/query-index";
 
 const CRUD_ACTIONS = ["find", "count", "list", "create", "insert", "get", "update", "remove"] as const;
@@ -83,6 +84,7 @@ export class DocumentCollection<T extends { _id: string }> {
 	private compacting: NedbDatastore | undefined;
 	/** `_id`, then the indexed fields most selective first: the order NeDB is steered by. */
 	private readonly preferred: readonly string[];
+	private readonly writeListeners: Array<(write: CollectionWrite) => void> = [];
 
 	/** `indexes`: the fields to index, most selective first (lib/storage/collection-indexes.ts). */
 	constructor(
@@ -103,6 +105,18 @@ export class DocumentCollection<T extends { _id: string }> {
 			if (nedb) await nedb.ensureIndexAsync({ fieldName });
 			else if (model?.collection) await model.collection.createIndex({ [fieldName]: 1 });
 		}
+	}
+
+	/**
+	 * Calls `listener` after every write that changed a document: with the document inserted, or
+	 * with the query of an update or removal that matched at least one document.
+	 */
+	onWrite(listener: (write: CollectionWrite) => void): void {
+		this.writeListeners.push(listener);
+	}
+
+	private wrote(write: CollectionWrite): void {
+		for (const listener of this.writeListeners) listener(write);
 	}
 
 	/** Starts periodic compaction when the engine is NeDB (MongoDB needs none). Call once connected. */
@@ -166,18 +180,26 @@ export class DocumentCollection<T extends { _id: string }> {
 
 	async insert(doc: T): Promise<T> {
 		const nedb = this.nedb();
-		if (nedb) return (await nedb.insertAsync(doc)) as T;
-		return this.plain(await this.adapter.insert(doc));
+		const inserted = nedb ? ((await nedb.insertAsync(doc)) as T) : await this.plain(await this.adapter.insert(doc));
+		this.wrote({ inserted });
+		return inserted;
 	}
 
 	/** Applies `update` to every document matching `query` atomically per document; returns how many changed. */
 	async update(query: object, update: object): Promise<number> {
 		const nedb = this.nedb();
-		if (nedb) return (await nedb.updateAsync(this.steered(query), update, { multi: true })).numAffected;
-		return Number(await this.adapter.updateMany(query, update));
+		const changed = nedb ? (await nedb.updateAsync(this.steered(query), update, { multi: true })).numAffected : Number(await this.adapter.updateMany(query, update));
+		if (changed > 0) this.wrote({ query });
+		return changed;
 	}
 
 	async remove(query: object): Promise<number> {
+		const removed = await this.removeMatching(query);
+		if (removed > 0) this.wrote({ query });
+		return removed;
+	}
+
+	private async removeMatching(query: object): Promise<number> {
 		const nedb = this.nedb();
 		if (nedb) return nedb.removeAsync(this.steered(query), { multi: true });
 		const result = await this.adapter.removeMany(query);

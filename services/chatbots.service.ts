@@ -16,10 +16,15 @@
  * - dashboard-*.ts: the owner's dashboard pages of a chatbot and their forms (HTML and JSON);
  * - widget-actions.ts: the Deploy page and the owner's widget settings;
  * - visitor-sandbox.ts: the home page's "paste your website URL" sandbox and its page.
+ *
+ * After every write that changed a chatbot or its sources it broadcasts `chatbot.changed`
+ * (lib/chatbots/changes.ts), which tells the gateways to forget the replies they kept of it.
  */
 import type { ServiceSchema, ServiceSettingSchema } from "moleculer";
 import type { AppConfig } from "../config";
 import type { Chatbot, Source } from "../lib/chatbots/model";
+import { CHATBOT_CHANGED_EVENT, ChatbotChanged, ChatbotCollection, changedChatbotIds } from "../lib/chatbots/changes";
+import type { CollectionWrite } from "../lib/storage/collection-write";
 import { createDbMixin, DocumentCollection, openCollection } from "../mixins/db.mixin";
 import { overviewActions } from "./chatbots/dashboard-overview";
 import { sourceChangeActions } from "./chatbots/source-changes";
@@ -81,6 +86,13 @@ export default function createChatbotsService(config: Readonly<AppConfig>, opts:
 			this.sourceDocs = sources.collection;
 			this.quotas = quotas.collection;
 			this.closers = [sources.close, quotas.close];
+			// Whoever remembers what a chatbot looked like (the gateway's read cache) learns of every change.
+			const announce = (collection: ChatbotCollection) => (write: CollectionWrite) => {
+				const changed: ChatbotChanged = { ids: changedChatbotIds(collection, write) };
+				this.broker.broadcast(CHATBOT_CHANGED_EVENT, changed).catch((err: unknown) => this.logger.warn("Could not announce a chatbot change:", err));
+			};
+			this.chatbots.onWrite(announce("chatbots"));
+			this.sourceDocs.onWrite(announce("sources"));
 			this.sweepTimer = setInterval(() => this.scheduleSweep(0), SWEEP_EVERY_MS);
 			this.sweepTimer.unref();
 		},

@@ -7,6 +7,7 @@ import type { Context, ServiceSchema, ServiceSettingSchema } from "moleculer";
 import type { AppConfig } from "../config";
 import { appError } from "../lib/errors";
 import { hashToken, newToken } from "../lib/accounts/tokens";
+import type { ChatbotRead } from "../lib/chatbots/changes";
 import { Chatbot, DEMO_LIMITS, MAX_URL_LENGTH, Source } from "../lib/chatbots/model";
 import { pageCallTimeoutMs } from "../lib/crawl/deadline";
 import { demoSessionView } from "../lib/chatbots/views";
@@ -84,8 +85,11 @@ export default function createDemoSessionService(config: Readonly<AppConfig>, op
 				// None live: the expired ones hold their places until the janitor's next sweep.
 				return oldest ? Math.max(1, Math.ceil((oldest.expires_at - this.now()) / 1000)) : config.janitorIntervalMinutes * 60;
 			},
+			/** The session's view; the gateway may answer it again until the chatbot changes or the session ends. */
 			async view(ctx, sessionId) {
-				const { chatbot, sources } = await this.resolve(ctx, sessionId);
+				const { session, chatbot, sources } = await this.resolve(ctx, sessionId);
+				const read: ChatbotRead = { chatbot_id: chatbot._id, until: Math.min(session.expires_at, chatbot.expires_at ?? Infinity) };
+				ctx.meta.$chatbotRead = read;
 				return { ok: true as const, demo: demoSessionView(sessionId, chatbot, sources, config.publicUrl) };
 			}
 		},

@@ -13,6 +13,7 @@ import type { Context, Service, ServiceSchema } from "moleculer";
 import ApiGateway, { ApiSettingsSchema } from "moleculer-web";
 import type { AppConfig } from "../config";
 import type { Duplex } from "node:stream";
+import { CHATBOT_CHANGED_EVENT } from "../lib/chatbots/changes";
 import { pageCallTimeoutMs } from "../lib/crawl/deadline";
 import { clientIp, clientNetwork } from "../lib/http/client-ip";
 import { clientErrorResponse } from "../lib/http/client-error";
@@ -33,6 +34,7 @@ import { ChainErrors, directRoutes, Middleware, requestIdOf, runChain } from "./
 import { gatewayHandlers } from "./gateway/handlers";
 import { sendNotFound } from "./gateway/not-found";
 import { rateLimitMiddleware } from "./gateway/rate-limit";
+import { GatewayReads } from "./gateway/reads";
 import { endNowIfWaiting, TurnBatchedResponse } from "./gateway/turn-batched-response";
 
 export interface GatewayOptions {
@@ -164,8 +166,10 @@ export default function createGatewayService(config: Readonly<AppConfig>, option
 		if (!self) throw new Error("gateway used before it was created");
 		return self;
 	};
+	const reads = new GatewayReads();
 	const deps: GatewayDeps = {
 		config,
+		reads,
 		limiter: { consume: (policy, key, points) => (limiter as RateLimiter).consume(policy, key, points) },
 		call: (action, params, opts) => service().broker.call(action, params ?? {}, opts ?? {}),
 		logger: {
@@ -201,7 +205,7 @@ export default function createGatewayService(config: Readonly<AppConfig>, option
 		route => aliases[aliasKey(route)] as Middleware[],
 		route => (wantsRawBody(route) ? [] : [parsedBodies])
 	);
-	const actionCalls: ActionCalls = { broker: () => service().broker, meta: requestMeta, callOptions: parsedCallOptions };
+	const actionCalls: ActionCalls = { broker: () => service().broker, meta: requestMeta, callOptions: parsedCallOptions, reads };
 	// The alias's own steps (rate limit, validation) between moleculer-web's before and after them.
 	const actions = actionRoutes(routes, route => [
 		parsedBodies,
@@ -352,6 +356,16 @@ export default function createGatewayService(config: Readonly<AppConfig>, option
 			send404(this: GatewayThis, req: IncomingMessage, res: ServerResponse) {
 				const greq = req as GatewayRequest;
 				sendNotFound(res, greq.$path ?? (req.url ?? "/").split("?")[0], req.headers.accept, config.publicUrl);
+			}
+		},
+		events: {
+			/** A chatbot's documents changed: forget the replies that showed it. */
+			[CHATBOT_CHANGED_EVENT](ctx: Context<unknown>) {
+				reads.invalidate(GatewayReads.changedIds(ctx.params));
+			},
+			/** Changes sent while the bus was down were lost: forget every reply. */
+			"$transporter.connected"() {
+				reads.invalidate(null);
 			}
 		},
 		created(this: GatewayThis) {

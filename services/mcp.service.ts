@@ -7,7 +7,7 @@
  */
 import type { Context, ServiceSchema, ServiceSettingSchema } from "moleculer";
 import type { AppConfig } from "../config";
-import { handleMcpBody, McpReply } from "../lib/mcp/server";
+import { handleMcpBody, McpReply, isOneToolSuccess } from "../lib/mcp/server";
 import { ProtocolVersion, SUPPORTED_VERSIONS } from "../lib/mcp/protocol";
 import { MCP_SERVER_INFO } from "../lib/mcp/server-info";
 import { pageCallTimeoutMs } from "../lib/crawl/deadline";
@@ -62,13 +62,15 @@ export default function createMcpService(config: Readonly<AppConfig>): ServiceSc
 					const caller = callerFrom(ctx.params.account);
 					// Built per request, with no closures of its own: this is the hot path of every tool call.
 					const runner = new ToolRunner(this.tools, ctx, caller);
-					return handleMcpBody(ctx.params.body, {
+					const reply = await handleMcpBody(ctx.params.body, {
 						protocolVersion: ctx.params.protocol_version,
 						authenticated: caller.kind === "account",
 						serverInfo: MCP_SERVER_INFO,
 						callTool: runner.run.bind(runner),
 						onInternalError: this.onInternalError
 					});
+					if (runner.lastRead && isOneToolSuccess(reply)) reply.read = runner.lastRead;
+					return reply;
 				}
 			}
 		}

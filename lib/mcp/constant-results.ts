@@ -42,6 +42,11 @@ export function constantResult<T extends object>(value: T): T {
 	return keepAsConstant(JSON.parse(text) as T, text);
 }
 
+/** `result` as a constant: itself when it already is one (a result made in this process), else a frozen copy. */
+export function asConstant<T extends object>(result: T): T {
+	return serialised.get(result)?.bytes !== undefined ? result : constantResult(result);
+}
+
 /** Makes `result`, whose JSON text is exactly `text`, a constant: frozen, its text and bytes remembered. */
 function keepAsConstant<T extends object>(result: T, text: string): T {
 	deepFreeze(result);

@@ -29,6 +29,7 @@ import { atLeast, initializeResult, negotiateVersion, ProtocolVersion, ServerInf
 import { validateToolArguments, validateToolOutput } from "./tool-validation";
 import { rememberedToolResult, rememberToolResult, toolListResult, withJson } from "./constant-results";
 import { findTool, ToolName } from "./tools";
+import type { ChatbotRead } from "../chatbots/changes";
 
 /** A business failure a tool reports to the agent (not a protocol error). */
 export interface ToolFailure {
@@ -69,6 +70,17 @@ export interface McpReply {
 	/** 200 with a body when anything needs an answer; 202 and no body for notifications only. */
 	status: 200 | 202;
 	body?: JsonRpcResponse | JsonRpcResponse[];
+	/**
+	 * Set when the body was one successful `get_chatbot` call: the chatbot its result shows, which
+	 * the gateway may answer the same call from until that chatbot changes (lib/cache/read-cache.ts).
+	 */
+	read?: ChatbotRead;
+}
+
+/** True for a reply of one response, a tool's success: the only kind `McpReply.read` may describe. */
+export function isOneToolSuccess(reply: McpReply): boolean {
+	const body = reply.body;
+	return body !== undefined && !Array.isArray(body) && "result" in body && body.result.isError === false;
 }
 
 type MethodHandler = (request: JsonRpcRequest, params: Record<string, unknown>, ctx: McpRequestContext) => Promise<JsonRpcResponse>;

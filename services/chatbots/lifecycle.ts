@@ -41,7 +41,7 @@ export const lifecycleMethods = {
 
 	async failSourceDoc(this: ChatbotsThis, source: Source, code: FailureCode, message: string): Promise<Source> {
 		const failure = { code, message };
-		await this.sourceDocs.update({ _id: source._id, status: { $in: ["pending", "processing"] } }, { $set: { status: "failed", failure, char_count: 0, updated_at: this.now() } });
+		await this.sourceDocs.update({ _id: source._id, chatbot_id: source.chatbot_id, status: { $in: ["pending", "processing"] } }, { $set: { status: "failed", failure, char_count: 0, updated_at: this.now() } });
 		return { ...withoutText(source), status: "failed", failure, char_count: 0 };
 	},
 

@@ -95,7 +95,7 @@ export function sourceChangeActions(config: Readonly<AppConfig>) {
 					await this.chatbots.update({ _id: chatbot._id }, releaseUpdate({ urls: 0, files: 0, chars: -delta }, now));
 				}
 				const fields = { status: "ready" as const, text: page.text, char_count: after, title: page.title ?? source.title, failure: null, updated_at: now };
-				await this.sourceDocs.update({ _id: source._id }, { $set: fields });
+				await this.sourceDocs.update({ _id: source._id, chatbot_id: source.chatbot_id }, { $set: fields });
 				return withoutText({ ...source, ...fields });
 			}
 		}

@@ -223,6 +223,6 @@ async function completeSource(self: ChatbotsThis, source: Source, text: string, 
 		if (refusal.type === "char_cap") return self.failSourceDoc(source, "char_cap", refusal.message);
 		throw refusal;
 	}
-	await self.sourceDocs.update({ _id: source._id }, { $set: { status: "ready", text, char_count: chars, title, failure: null, updated_at: now } });
+	await self.sourceDocs.update({ _id: source._id, chatbot_id: source.chatbot_id }, { $set: { status: "ready", text, char_count: chars, title, failure: null, updated_at: now } });
 	return { ...withoutText(source), status: "ready", char_count: chars, title };
 }

@@ -6,6 +6,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AppConfig } from "../../config";
 import type { RateLimiter } from "../../lib/http/rate-limiter";
 import type { RouteDef } from "../../lib/http/routes/types";
+import type { GatewayReads } from "./reads";
 
 export interface GatewayRequest extends IncomingMessage {
 	/** Client IP after the TRUST_PROXY rule. */
@@ -26,6 +27,8 @@ export interface GatewayDeps {
 	limiter: RateLimiter;
 	call<T = unknown>(action: string, params?: Record<string, unknown>, opts?: { timeout?: number; meta?: Record<string, unknown> }): Promise<T>;
 	logger: { info(...args: unknown[]): void; warn(...args: unknown[]): void; error(...args: unknown[]): void };
+	/** Replies remembered per chatbot (reads.ts); without it every read crosses the bus. */
+	reads?: GatewayReads;
 }
 
 export type GatewayHandler = (deps: GatewayDeps, req: GatewayRequest, res: ServerResponse, route: RouteDef) => Promise<void>;

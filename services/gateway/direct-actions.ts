@@ -17,7 +17,9 @@ import type { ServerResponse } from "node:http";
 import { Errors, ServiceBroker } from "moleculer";
 import ApiGateway from "moleculer-web";
 import type { RouteDef } from "../../lib/http/routes/types";
+import type { ChatbotRead } from "../../lib/chatbots/changes";
 import type { GatewayRequest } from "./context";
+import type { CachedActionReply, GatewayReads } from "./reads";
 import type { Middleware } from "./direct-routes";
 
 type Segment = { literal: string } | { param: string };
@@ -100,7 +102,22 @@ export interface ReplyMeta {
 	$responseType?: string;
 	$responseHeaders?: Record<string, string | string[]>;
 	$location?: string;
+	/**
+	 * Set by an action whose reply shows one chatbot and depends on nothing but the request's path
+	 * and that chatbot's documents (getDemoSession and the demo API's writes, which answer the same
+	 * view): a GET reply is kept in the gateway's read cache (reads.ts) until the chatbot changes,
+	 * and any other reply makes the gateway forget what it kept of that chatbot.
+	 */
+	$chatbotRead?: ChatbotRead;
 }
+
+/** The reply part of an action's meta: what `sendActionResult` reads, and all a kept reply needs. */
+function replyPart(meta: ReplyMeta): ReplyMeta {
+	const { $statusCode, $statusMessage, $responseType, $responseHeaders, $location } = meta;
+	return { $statusCode, $statusMessage, $responseType: $responseType ?? JSON_TYPE, $responseHeaders, $location };
+}
+
+const JSON_TYPE = "application/json; charset=utf-8";
 
 /**
  * An action's result as moleculer-web's `sendResponse` writes it, for what these actions return (no
@@ -126,7 +143,7 @@ export function sendActionResult(res: ServerResponse, meta: ReplyMeta, data: unk
 		res.setHeader("Content-Length", data.length);
 		body = data;
 	} else if (typeof data === "object" || !responseType) {
-		res.setHeader("Content-Type", responseType ?? "application/json; charset=utf-8");
+		res.setHeader("Content-Type", responseType ?? JSON_TYPE);
 		body = JSON.stringify(data);
 	} else {
 		res.setHeader("Content-Type", responseType);
@@ -146,6 +163,8 @@ export interface ActionCalls {
 	broker(): ServiceBroker;
 	meta(req: GatewayRequest): Record<string, unknown>;
 	callOptions: { timeout?: number };
+	/** Where replies marked `$chatbotRead` are kept; without it every request calls the action. */
+	reads?: GatewayReads;
 }
 
 /** Path parameters (on `$params` once matched), over the body, as moleculer-web merges them. */
@@ -164,14 +183,33 @@ export function endpointAvailable(action: string, calls: ActionCalls): Middlewar
 	};
 }
 
-/** Calls the action with the merged params and the request's meta, and sends what it answers. */
+/**
+ * Calls the action with the merged params and the request's meta, and sends what it answers; a GET
+ * whose reply was kept (`$chatbotRead`) and whose chatbot has not changed since is answered with it.
+ */
 export function callAction(action: string, calls: ActionCalls): Middleware {
 	return (req, res, next) => {
-		const meta = calls.meta(req);
+		const replies = calls.reads?.actionReplies;
+		// The path names the action and all its params (these routes take no query string).
+		const key = replies && req.method === "GET" ? req.$path : undefined;
+		const kept = key === undefined ? undefined : replies?.get(key);
+		if (kept) return sendActionResult(res, kept.meta, kept.body);
+		const mark = replies?.mark() ?? 0;
+		const meta = calls.meta(req) as Record<string, unknown> & ReplyMeta;
 		const requestID = String(res.getHeader("X-Request-ID"));
 		calls
 			.broker()
 			.call(action, req.$params, { ...calls.callOptions, meta, requestID })
-			.then(data => sendActionResult(res, meta as ReplyMeta, data), next);
+			.then(data => {
+				const read = meta.$chatbotRead;
+				if (read && key !== undefined && typeof data === "object" && data !== null && !Buffer.isBuffer(data)) {
+					const reply: CachedActionReply = { meta: replyPart(meta), body: Buffer.from(JSON.stringify(data)) };
+					replies?.set(key, read.chatbot_id, reply, read.until, mark);
+					return sendActionResult(res, reply.meta, reply.body);
+				}
+				// A write's reply: what this client changed it reads back changed.
+				if (read) calls.reads?.invalidate([read.chatbot_id]);
+				sendActionResult(res, meta, data);
+			}, next);
 	};
 }

@@ -24,8 +24,9 @@ import { pageCallTimeoutMs } from "../../lib/crawl/deadline";
 import { appError } from "../../lib/errors";
 import { MCP_MAX_BODY_BYTES } from "../../lib/http/routes/mcp";
 import { acceptsGzip } from "../../lib/http/compression";
-import { replyChunks } from "../../lib/mcp/constant-results";
-import { ParsedBody, parseJsonRpcBody } from "../../lib/mcp/jsonrpc";
+import { chatbotsCalledOn, soleGetChatbot } from "../../lib/mcp/chatbot-calls";
+import { asConstant, replyChunks } from "../../lib/mcp/constant-results";
+import { ParsedBody, parseJsonRpcBody, successResponse } from "../../lib/mcp/jsonrpc";
 import { checkProtocolHeader, ProtocolVersion } from "../../lib/mcp/protocol";
 import { handleMcpBody, McpReply, toolCallNames } from "../../lib/mcp/server";
 import { MCP_SERVER_INFO } from "../../lib/mcp/server-info";
@@ -163,6 +164,17 @@ export const mcpPost: GatewayHandler = async (deps, req, res: ServerResponse) =>
 	if (!version.ok) throw appError(version.error.code, version.error.message, { hint: version.error.hint });
 	const account = await authenticate(deps, header(req, "authorization"));
 
+	// A lone get_chatbot of a chatbot unchanged since it was last shown to this caller: the same result.
+	const reads = deps.reads?.toolResults;
+	const sole = reads ? soleGetChatbot(parsed) : undefined;
+	const readKey = sole && `${version.version} ${account?.account_id ?? "anonymous"} ${sole.chatbotId}`;
+	const remembered = readKey ? reads?.get(readKey) : undefined;
+	if (sole && remembered) {
+		res.setHeader("Cache-Control", "no-store");
+		return sendReply(req, res, successResponse(sole.id, remembered));
+	}
+	const mark = reads?.mark() ?? 0;
+
 	// A batch runs its calls one after another: long enough for each page it reads (gateway → mcp →
 	// chatbots → crawler), and for the rest.
 	const pageReads = calls.filter(name => name === "add_knowledge_url").length;
@@ -174,6 +186,11 @@ export const mcpPost: GatewayHandler = async (deps, req, res: ServerResponse) =>
 					{ body: body.text, protocol_version: version.version satisfies ProtocolVersion, account },
 					{ timeout: Math.max(1, pageReads) * pageCallTimeoutMs(deps.config.crawl.timeoutMs, 3) }
 				);
+	if (readKey && reply.read && reply.body && !Array.isArray(reply.body) && "result" in reply.body) {
+		reads?.set(readKey, reply.read.chatbot_id, asConstant(reply.body.result), reply.read.until, mark);
+	}
+	// What this client changed it reads back changed, even before the chatbots service's event arrives.
+	if (calls.length > 0) deps.reads?.invalidate(chatbotsCalledOn(parsed));
 	res.setHeader("Cache-Control", "no-store");
 	if (reply.status === 202 || reply.body === undefined) {
 		res.statusCode = 202;

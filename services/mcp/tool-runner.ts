@@ -15,6 +15,7 @@ import { claimUrl, hashToken, sandboxClaimToken } from "../../lib/accounts/token
 import type { RecentMap } from "../../lib/cache/recent-map";
 import { isPlanId, PLANS, PlanId } from "../../lib/accounts/plans";
 import { newId } from "../../lib/chatbots/ids";
+import type { ChatbotRead } from "../../lib/chatbots/changes";
 import type { Chatbot, Source } from "../../lib/chatbots/model";
 import { ERROR_CODES, isErrorCode } from "../../lib/errors";
 import { chatbotResult, chatbotSummary, knowledgeSource } from "../../lib/mcp/chatbot-view";
@@ -83,6 +84,9 @@ function toolHint(code: string): string | undefined {
  * it is built per request, and its methods live on the prototype instead of being made anew each time.
  */
 export class ToolRunner {
+	/** The chatbot the last `get_chatbot` showed, as it was read (see McpReply.read). */
+	lastRead: ChatbotRead | undefined;
+
 	constructor(
 		private readonly deps: ToolRunnerDeps,
 		private readonly actions: ActionCaller,
@@ -105,8 +109,11 @@ export class ToolRunner {
 		switch (name) {
 			case "create_chatbot":
 				return this.createChatbot({ website_url: String(args.website_url), language: args.language === "es" ? "es" : "en" });
-			case "get_chatbot":
-				return toolSuccess(this.view(await this.load(id)));
+			case "get_chatbot": {
+				const chatbot = await this.load(id);
+				this.lastRead = { chatbot_id: chatbot._id, until: chatbot.expires_at };
+				return toolSuccess(this.view(chatbot));
+			}
 			case "add_knowledge_url":
 				return this.addKnowledge(id, { kind: "url", url: String(args.url) });
 			case "add_knowledge_text": {
