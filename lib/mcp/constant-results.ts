@@ -84,17 +84,14 @@ export function rememberToolResult(tool: string, structured: boolean, json: stri
 	if (kept && json.length <= MAX_REMEMBERED_JSON) resultsOf(tool, structured).set(json, keepAsConstant(result, kept.text));
 }
 
-const toolLists = new Map<string, { tools: Record<string, unknown>[] }>();
+/** By revision: the anonymous list, then the one with an API key. */
+const toolLists = new Map<ProtocolVersion, Array<{ tools: Record<string, unknown>[] }>>();
 
 /** The `tools/list` result for a revision and caller kind: the same frozen object every time. */
 export function toolListResult(version: ProtocolVersion, authenticated: boolean): { tools: Record<string, unknown>[] } {
-	const key = `${version} ${authenticated}`;
-	let result = toolLists.get(key);
-	if (!result) {
-		result = constantResult({ tools: toolsForVersion(version, { authenticated }) });
-		toolLists.set(key, result);
-	}
-	return result;
+	let lists = toolLists.get(version);
+	if (!lists) toolLists.set(version, (lists = []));
+	return (lists[authenticated ? 1 : 0] ??= constantResult({ tools: toolsForVersion(version, { authenticated }) }));
 }
 
 /** The remembered serialisation of a `successResponse`-shaped {jsonrpc, id, result} whose result is constant. */
