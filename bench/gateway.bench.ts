@@ -12,8 +12,11 @@
  * The project is the all-in-one app (every service in one process, on tsx as `npm start` runs it;
  * gateway/project.ts), the anchors run in processes of their own (anchors.ts), and the load client
  * (load/client.ts: 16 keep-alive connections, closed loop, 1 s warm-up, then 8 s measured) in
- * another, so no server shares its process with the client or with this harness. Each pair is
- * measured back to back.
+ * another, so no server shares its process with the client or with this harness. Each project
+ * row is measured between two runs of each of its anchors (bare, SDK, project, SDK, bare), and the
+ * anchor's figures are the mean of its two runs: on a machine whose speed drifts during the run
+ * (seen here: bare node at 5,600 req/s, then 41,900 a minute later), an anchor measured on one side
+ * only made ratios swing by a factor of two.
  *
  * The "client CPU" column is the load client's own share of a core: near 100 % it, not the server,
  * bounds the figure (the bare anchor runs at about 75-80 % on a 2-core machine). To compare two
@@ -23,7 +26,7 @@
  * and as the official SDK client gets it (its fetch sends `Accept-Encoding: gzip, deflate`): 2.4 KB
  * of gzip prepared once (lib/http/gzip-prefix.ts). The SDK's server answers both uncompressed.
  *
- * Run alone: `npx tsx bench/gateway.bench.ts` (about 1.5 min; BENCH_SECONDS=3 shortens each run).
+ * Run alone: `npx tsx bench/gateway.bench.ts` (about 2.5 min; BENCH_SECONDS=3 shortens each run).
  */
 import type { LoadResult, LoadTarget } from "./load/client";
 import { defaultLoadOptions, loadInChild } from "./load/spawn";
@@ -71,37 +74,61 @@ export async function run(): Promise<LoadRow[]> {
 
 		const rows: LoadRow[] = [];
 		const measure = (target: LoadTarget) => loadInChild(target, options);
-		const bareResult = () => measure({ url: `${bare.baseUrl}/` });
+		const bareTarget: LoadTarget = { url: `${bare.baseUrl}/` };
+		const sdkTarget = (headers: Record<string, string>): LoadTarget => ({ url: `${sdk.baseUrl}/mcp`, method: "POST", headers, body: toolsList });
 
-		let anchor = await bareResult();
-		rows.push({ path: "GET /v2/health", server: "project", result: await measure(targets.health), anchors: { bare: anchor }, goals: { bare: 0.6 } });
-		rows.push({ path: "GET /v2/health", server: "bare node", result: anchor });
+		// Each project row between runs of its anchors, in mirrored order: bare, sdk, project, sdk, bare.
+		const bracketed = async (project: LoadTarget, anchorTargets: Record<string, LoadTarget>) => {
+			const before: Record<string, LoadResult> = {};
+			for (const [name, target] of Object.entries(anchorTargets)) before[name] = await measure(target);
+			const result = await measure(project);
+			const anchors: Record<string, LoadResult> = {};
+			for (const [name, target] of Object.entries(anchorTargets).reverse()) anchors[name] = meanOf(before[name], await measure(target));
+			return { result, anchors };
+		};
 
-		anchor = await bareResult();
-		const sdkResult = await measure({ url: `${sdk.baseUrl}/mcp`, method: "POST", headers: MCP_HEADERS, body: toolsList });
-		rows.push({ path: "POST /mcp tools/list", server: "project", result: await measure(targets.toolsList), anchors: { bare: anchor, sdk: sdkResult }, goals: { bare: 0.4, sdk: 10 } });
-		rows.push({ path: "POST /mcp tools/list", server: "bare node", result: anchor });
-		rows.push({ path: "POST /mcp tools/list", server: "MCP SDK stateless", result: sdkResult });
+		let pair = await bracketed(targets.health, { bare: bareTarget });
+		rows.push({ path: "GET /v2/health", server: "project", result: pair.result, anchors: pair.anchors, goals: { bare: 0.6 } });
+		rows.push({ path: "GET /v2/health", server: "bare node", result: pair.anchors.bare });
 
-		anchor = await bareResult();
-		const sdkGzip = await measure({ url: `${sdk.baseUrl}/mcp`, method: "POST", headers: GZIP_HEADERS, body: toolsList });
+		pair = await bracketed(targets.toolsList, { bare: bareTarget, sdk: sdkTarget(MCP_HEADERS) });
+		rows.push({ path: "POST /mcp tools/list", server: "project", result: pair.result, anchors: pair.anchors, goals: { bare: 0.4, sdk: 10 } });
+		rows.push({ path: "POST /mcp tools/list", server: "bare node", result: pair.anchors.bare });
+		rows.push({ path: "POST /mcp tools/list", server: "MCP SDK stateless", result: pair.anchors.sdk });
+
+		pair = await bracketed(targets.toolsListGzip, { bare: bareTarget, sdk: sdkTarget(GZIP_HEADERS) });
 		const gzipPath = "POST /mcp tools/list, gzip accepted";
-		rows.push({ path: gzipPath, server: "project", result: await measure(targets.toolsListGzip), anchors: { bare: anchor, sdk: sdkGzip }, goals: { bare: 0.4, sdk: 10 } });
-		rows.push({ path: gzipPath, server: "bare node", result: anchor });
-		rows.push({ path: gzipPath, server: "MCP SDK stateless", result: sdkGzip });
+		rows.push({ path: gzipPath, server: "project", result: pair.result, anchors: pair.anchors, goals: { bare: 0.4, sdk: 10 } });
+		rows.push({ path: gzipPath, server: "bare node", result: pair.anchors.bare });
+		rows.push({ path: gzipPath, server: "MCP SDK stateless", result: pair.anchors.sdk });
 
-		anchor = await bareResult();
-		rows.push({ path: "POST /mcp get_chatbot", server: "project", result: await measure(targets.getChatbot), anchors: { bare: anchor }, goals: { bare: 0.3 } });
-		rows.push({ path: "POST /mcp get_chatbot", server: "bare node", result: anchor });
+		pair = await bracketed(targets.getChatbot, { bare: bareTarget });
+		rows.push({ path: "POST /mcp get_chatbot", server: "project", result: pair.result, anchors: pair.anchors, goals: { bare: 0.3 } });
+		rows.push({ path: "POST /mcp get_chatbot", server: "bare node", result: pair.anchors.bare });
 
-		anchor = await bareResult();
-		rows.push({ path: "GET getDemoSession", server: "project", result: await measure(targets.demoSession), anchors: { bare: anchor }, goals: { bare: 0.3 } });
-		rows.push({ path: "GET getDemoSession", server: "bare node", result: anchor });
+		pair = await bracketed(targets.demoSession, { bare: bareTarget });
+		rows.push({ path: "GET getDemoSession", server: "project", result: pair.result, anchors: pair.anchors, goals: { bare: 0.3 } });
+		rows.push({ path: "GET getDemoSession", server: "bare node", result: pair.anchors.bare });
 		return rows;
 	} finally {
 		for (const anchor of anchors) await anchor.stop();
 		await project.stop();
 	}
+}
+
+/**
+ * An anchor's two runs, just before and just after its project row, as one: on a machine whose speed
+ * drifts (a VM whose neighbours come and go), the ratio then compares like with like.
+ */
+export function meanOf(before: LoadResult, after: LoadResult): LoadResult {
+	const mean = (a: number, b: number) => (a + b) / 2;
+	return {
+		requests: before.requests + after.requests,
+		requestsPerSecond: mean(before.requestsPerSecond, after.requestsPerSecond),
+		p50Ms: mean(before.p50Ms, after.p50Ms),
+		p99Ms: mean(before.p99Ms, after.p99Ms),
+		clientCpu: before.clientCpu === undefined || after.clientCpu === undefined ? undefined : mean(before.clientCpu, after.clientCpu)
+	};
 }
 
 /** Every target answers 200 (the load client checks each status too) and both servers list the same tools. */
@@ -153,7 +180,10 @@ export function loadTable(rows: LoadRow[]): Array<Record<string, string>> {
 
 export function printTable(rows: LoadRow[]): void {
 	const { connections, durationMs } = defaultLoadOptions();
-	printMarkdownTable(loadTable(rows), `${connections} keep-alive connections, ${durationMs / 1000} s each after 1 s of warm-up; project = all services in one process on tsx`);
+	printMarkdownTable(
+		loadTable(rows),
+		`${connections} keep-alive connections, ${durationMs / 1000} s each after 1 s of warm-up; project = all services in one process on tsx; anchors = mean of a run just before and one just after their project row`
+	);
 }
 
 if (require.main === module) runStandalone("Gateway", run, printTable);
