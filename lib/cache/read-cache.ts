@@ -14,6 +14,7 @@
  * The number of entries is capped; the least recently used go first.
  */
 import type { CounterSeries } from "../ops/metrics";
+import { RecentMap } from "./recent-map";
 
 export interface ReadCacheOptions {
 	/** Most entries kept. */
@@ -34,13 +35,13 @@ interface Entry<V> {
 }
 
 export class ReadCache<V> {
-	private readonly entries = new Map<string, Entry<V>>();
+	private readonly entries: RecentMap<string, Entry<V>>;
 	/** The keys of each chatbot's entries. */
 	private readonly keysByChatbot = new Map<string, Set<string>>();
 	/** Counts invalidations; a mark is its value when a read began. */
 	private generation = 0;
 	/** When each recently invalidated chatbot was last invalidated (at most `capacity` remembered). */
-	private readonly invalidatedAt = new Map<string, number>();
+	private readonly invalidatedAt: RecentMap<string, number>;
 	/** Invalidations older than those remembered, or of every chatbot, happened up to here. */
 	private forgottenUpTo = 0;
 	private readonly now: () => number;
@@ -48,7 +49,8 @@ export class ReadCache<V> {
 	private readonly misses: CounterSeries;
 
 	constructor(private readonly options: ReadCacheOptions) {
-		if (!(options.capacity >= 1)) throw new RangeError("A ReadCache holds at least one entry.");
+		this.entries = new RecentMap(options.capacity, (key, entry) => this.unindex(key, entry));
+		this.invalidatedAt = new RecentMap(options.capacity, (_id, at) => (this.forgottenUpTo = Math.max(this.forgottenUpTo, at)));
 		this.now = options.now ?? Date.now;
 		this.hits = options.counts?.hit ?? NOT_COUNTED;
 		this.misses = options.counts?.miss ?? NOT_COUNTED;
@@ -65,20 +67,13 @@ export class ReadCache<V> {
 
 	get(key: string): V | undefined {
 		const entry = this.entries.get(key);
-		if (entry === undefined) {
-			this.misses.inc();
-			return undefined;
+		if (entry !== undefined && entry.until <= this.now()) this.drop(key, entry);
+		else if (entry !== undefined) {
+			this.hits.inc();
+			return entry.value;
 		}
-		if (entry.until <= this.now()) {
-			this.drop(key, entry);
-			this.misses.inc();
-			return undefined;
-		}
-		// Most recently used last.
-		this.entries.delete(key);
-		this.entries.set(key, entry);
-		this.hits.inc();
-		return entry.value;
+		this.misses.inc();
+		return undefined;
 	}
 
 	/**
@@ -92,14 +87,10 @@ export class ReadCache<V> {
 		if (end <= now) return false;
 		const old = this.entries.get(key);
 		if (old) this.drop(key, old);
-		this.entries.set(key, { chatbotId, value, until: end });
 		let keys = this.keysByChatbot.get(chatbotId);
 		if (!keys) this.keysByChatbot.set(chatbotId, (keys = new Set()));
 		keys.add(key);
-		if (this.entries.size > this.options.capacity) {
-			const [oldestKey, oldest] = this.entries.entries().next().value as [string, Entry<V>];
-			this.drop(oldestKey, oldest);
-		}
+		this.entries.set(key, { chatbotId, value, until: end });
 		return true;
 	}
 
@@ -117,18 +108,16 @@ export class ReadCache<V> {
 		for (const id of ids) {
 			for (const key of this.keysByChatbot.get(id) ?? []) this.entries.delete(key);
 			this.keysByChatbot.delete(id);
-			this.invalidatedAt.delete(id);
 			this.invalidatedAt.set(id, generation);
-		}
-		while (this.invalidatedAt.size > this.options.capacity) {
-			const [oldestId, at] = this.invalidatedAt.entries().next().value as [string, number];
-			this.invalidatedAt.delete(oldestId);
-			this.forgottenUpTo = Math.max(this.forgottenUpTo, at);
 		}
 	}
 
 	private drop(key: string, entry: Entry<V>): void {
 		this.entries.delete(key);
+		this.unindex(key, entry);
+	}
+
+	private unindex(key: string, entry: Entry<V>): void {
 		const keys = this.keysByChatbot.get(entry.chatbotId);
 		keys?.delete(key);
 		if (keys?.size === 0) this.keysByChatbot.delete(entry.chatbotId);

@@ -7,7 +7,11 @@
 export class RecentMap<K, V> {
 	private readonly entries = new Map<K, V>();
 
-	constructor(private readonly capacity: number) {
+	/** `onEvict` hears of each entry dropped to stay within the capacity (not of `delete` or `clear`). */
+	constructor(
+		private readonly capacity: number,
+		private readonly onEvict?: (key: K, value: V) => void
+	) {
 		if (!(capacity >= 1)) throw new RangeError("A RecentMap holds at least one entry.");
 	}
 
@@ -28,10 +32,18 @@ export class RecentMap<K, V> {
 	set(key: K, value: V): void {
 		this.entries.delete(key);
 		this.entries.set(key, value);
-		if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value as K);
+		if (this.entries.size > this.capacity) {
+			const [oldestKey, oldest] = this.entries.entries().next().value as [K, V];
+			this.entries.delete(oldestKey);
+			this.onEvict?.(oldestKey, oldest);
+		}
 	}
 
 	delete(key: K): void {
 		this.entries.delete(key);
+	}
+
+	clear(): void {
+		this.entries.clear();
 	}
 }

@@ -17,6 +17,7 @@ import {
 	isPlainObject,
 	JsonRpcRequest,
 	JsonRpcResponse,
+	JsonRpcSuccessResponse,
 	methodNotFoundResponse,
 	ParsedBody,
 	ParsedMessage,
@@ -78,7 +79,7 @@ export interface McpReply {
 }
 
 /** True for a reply of one response, a tool's success: the only kind `McpReply.read` may describe. */
-export function isOneToolSuccess(reply: McpReply): boolean {
+export function isOneToolSuccess(reply: McpReply): reply is McpReply & { body: JsonRpcSuccessResponse } {
 	const body = reply.body;
 	return body !== undefined && !Array.isArray(body) && "result" in body && body.result.isError === false;
 }

@@ -61,6 +61,8 @@ export function sendChunks(res: ServerResponse, status: number, chunks: Readonly
 	res.end(chunks[chunks.length - 1]);
 }
 
+export const JSON_TYPE = "application/json; charset=utf-8";
+
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-	send(res, status, JSON.stringify(body), "application/json; charset=utf-8", headers);
+	send(res, status, JSON.stringify(body), JSON_TYPE, headers);
 }

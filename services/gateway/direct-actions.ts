@@ -18,7 +18,7 @@ import { Errors, ServiceBroker } from "moleculer";
 import ApiGateway from "moleculer-web";
 import type { RouteDef } from "../../lib/http/routes/types";
 import type { ChatbotRead } from "../../lib/chatbots/changes";
-import type { GatewayRequest } from "./context";
+import { JSON_TYPE, type GatewayRequest } from "./context";
 import type { CachedActionReply, GatewayReads } from "./reads";
 import type { Middleware } from "./direct-routes";
 
@@ -117,7 +117,6 @@ function replyPart(meta: ReplyMeta): ReplyMeta {
 	return { $statusCode, $statusMessage, $responseType: $responseType ?? JSON_TYPE, $responseHeaders, $location };
 }
 
-const JSON_TYPE = "application/json; charset=utf-8";
 
 /**
  * An action's result as moleculer-web's `sendResponse` writes it, for what these actions return (no

@@ -28,10 +28,10 @@ import { chatbotsCalledOn, soleGetChatbot } from "../../lib/mcp/chatbot-calls";
 import { asConstant, replyChunks } from "../../lib/mcp/constant-results";
 import { ParsedBody, parseJsonRpcBody, successResponse } from "../../lib/mcp/jsonrpc";
 import { checkProtocolHeader, ProtocolVersion } from "../../lib/mcp/protocol";
-import { handleMcpBody, McpReply, McpRequestContext, toolCallNames } from "../../lib/mcp/server";
+import { handleMcpBody, isOneToolSuccess, McpReply, McpRequestContext, toolCallNames } from "../../lib/mcp/server";
 import { MCP_SERVER_INFO } from "../../lib/mcp/server-info";
 import type { GatewayDeps, GatewayHandler, GatewayRequest } from "./context";
-import { headerValue as header, sendChunks } from "./context";
+import { headerValue as header, JSON_TYPE, sendChunks } from "./context";
 import { enforceRateLimits } from "./rate-limit";
 
 const WWW_AUTHENTICATE_REALM = 'Bearer realm="mcp"';
@@ -186,9 +186,7 @@ export const mcpPost: GatewayHandler = async (deps, req, res: ServerResponse) =>
 					{ body: body.text, protocol_version: version.version satisfies ProtocolVersion, account },
 					{ timeout: Math.max(1, pageReads) * pageCallTimeoutMs(deps.config.crawl.timeoutMs, 3) }
 				);
-	if (readKey && reply.read && reply.body && !Array.isArray(reply.body) && "result" in reply.body) {
-		reads?.set(readKey, reply.read.chatbot_id, asConstant(reply.body.result), reply.read.until, mark);
-	}
+	if (readKey && reply.read && isOneToolSuccess(reply)) reads?.set(readKey, reply.read.chatbot_id, asConstant(reply.body.result), reply.read.until, mark);
 	// What this client changed it reads back changed, even before the chatbots service's event arrives.
 	if (calls.length > 0) deps.reads?.invalidate(chatbotsCalledOn(parsed));
 	res.setHeader("Cache-Control", "no-store");
@@ -201,7 +199,6 @@ export const mcpPost: GatewayHandler = async (deps, req, res: ServerResponse) =>
 	sendReply(req, res, reply.body);
 };
 
-const JSON_TYPE = "application/json; charset=utf-8";
 
 /**
  * A long constant result (`tools/list`) goes gzip-compressed to a client that accepts it, as the

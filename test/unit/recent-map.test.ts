@@ -33,6 +33,19 @@ describe("RecentMap", () => {
 		expect(map.get(9_899)).toBeUndefined();
 	});
 
+	it("tells of each entry it evicts, but not of those deleted or cleared", () => {
+		const evicted: Array<[string, number]> = [];
+		const map = new RecentMap<string, number>(2, (key, value) => evicted.push([key, value]));
+		map.set("a", 1);
+		map.set("b", 2);
+		map.delete("b");
+		map.set("c", 3);
+		map.set("d", 4);
+		expect(evicted).toEqual([["a", 1]]);
+		map.clear();
+		expect([map.size, evicted.length]).toEqual([0, 1]);
+	});
+
 	it("refuses a capacity under one", () => {
 		expect(() => new RecentMap(0)).toThrow(RangeError);
 	});
