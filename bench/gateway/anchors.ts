@@ -8,6 +8,9 @@
  *   StreamableHTTPServerTransport per request, `sessionIdGenerator: undefined`, JSON responses),
  *   whose tools/list answers exactly the project's five anonymous tools, so both send the same
  *   payload.
+ * - `same-bytes`: node:http answering every request with the bytes of that tools/list answer (the
+ *   five anonymous tools, 21 KB of JSON), after reading the request's body: the ceiling for any Node
+ *   server that sends this answer, which costs about twice a bare "ok" to write.
  */
 import * as http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -19,6 +22,19 @@ import { MCP_VERSION } from "./protocol-version";
 
 function bare(): http.Server {
 	return http.createServer((_req, res) => res.end("ok"));
+}
+
+function sameBytes(): http.Server {
+	const tools = toolsForVersion(MCP_VERSION, { authenticated: false });
+	const body = Buffer.from(JSON.stringify({ jsonrpc: "2.0", id: 1, result: { tools } }), "utf8");
+	return http.createServer((req, res) => {
+		req.resume();
+		req.on("end", () => {
+			res.setHeader("Content-Type", "application/json; charset=utf-8");
+			res.setHeader("Content-Length", body.length);
+			res.end(body);
+		});
+	});
 }
 
 function sdk(): http.Server {
@@ -46,9 +62,9 @@ function sdk(): http.Server {
 }
 
 const kind = process.argv[2];
-const server = kind === "sdk" ? sdk() : kind === "bare" ? bare() : undefined;
+const server = kind === "sdk" ? sdk() : kind === "bare" ? bare() : kind === "same-bytes" ? sameBytes() : undefined;
 if (!server) {
-	process.stderr.write("usage: anchors.ts bare|sdk\n");
+	process.stderr.write("usage: anchors.ts bare|sdk|same-bytes\n");
 	process.exit(2);
 }
 server.keepAliveTimeout = 60_000;

@@ -43,7 +43,7 @@ export interface AnchorProcess {
 	stop(): Promise<void>;
 }
 
-export async function startAnchor(kind: "bare" | "sdk"): Promise<AnchorProcess> {
+export async function startAnchor(kind: "bare" | "sdk" | "same-bytes"): Promise<AnchorProcess> {
 	const server = await startServerProcess<{ port: number }>("anchors.ts", [kind]);
 	return { baseUrl: `http://127.0.0.1:${server.ready.port}`, pid: server.pid, stop: server.stop };
 }
