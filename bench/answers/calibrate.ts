@@ -147,7 +147,11 @@ function fitDecision(samples: Sample[], features: ReadonlyArray<keyof DecisionFe
 /**
  * Passage features the ranker may use. Measured this way and dropped: a chunk's retrieval score
  * relative to the best chunk's, and the matched share of the passage's densest sentence (both
- * lowered the cross-validated share answered with the fact).
+ * lowered the cross-validated share answered with the fact); the share of the question's adjacent
+ * word pairs standing side by side in the passage (dev 60 % with the fact, but held-out questions
+ * declined out of scope fell from 80 % to 68 %); the cosine of frequency-weighted mean word vectors
+ * of question and passage (alone it ranks the fact first for 31–42 of 97 English questions, and
+ * added to the score it moved that by at most 2).
  */
 const RANKER_SETS: Array<{ name: string; use: Set<string> }> = [
 	{ name: "all passage features", use: new Set(PASSAGE_FEATURES) },
