@@ -10,7 +10,7 @@
 import { answerText, weighEvidence } from "../../lib/answer/extractive";
 import { lexiconFor } from "../../lib/answer/lexicon";
 import { askedDevQuestions } from "./asked";
-import { holdsFact } from "./evaluate";
+import { answersQuestion } from "./evaluate";
 
 type Kind = "OOS" | "HIT" | "MISS";
 
@@ -21,7 +21,7 @@ async function main(): Promise<void> {
 		const evidence = weighEvidence({ question: question.q, locale, hits, history, ...lexiconFor(locale) });
 		const best = evidence.best;
 		const answer = best ? answerText(best.passage) : "";
-		const holds = !!best && question.pages.includes(best.passage.chunk.sourceId) && question.facts.every(fact => holdsFact(answer, fact));
+		const holds = !!best && answersQuestion(question, answer, best.passage.chunk.sourceId);
 		const kind: Kind = question.oos ? "OOS" : holds ? "HIT" : "MISS";
 		const features = Object.entries(evidence.features).map(([name, value]) => `${name}=${value.toFixed(2)}`).join(" ");
 		rows.push({

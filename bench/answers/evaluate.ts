@@ -53,6 +53,11 @@ export function holdsFact(text: string, fact: string): boolean {
 	return fact.split("|").some(alternative => occursAsNumber(haystack, normalizeForFacts(alternative)));
 }
 
+/** Whether a passage's text, from source `sourceId`, answers an in-scope question: a page that holds the fact, and every fact. */
+export function answersQuestion(question: DevQuestion, text: string, sourceId: string): boolean {
+	return !question.oos && question.pages.includes(sourceId) && question.facts.every(fact => holdsFact(text, fact));
+}
+
 export function grade(question: DevQuestion, outcome: Outcome): Graded {
 	if (question.oos) return { question, verdict: outcome.answered ? "wrong" : "declined", citationOk: false, outcome };
 	if (!outcome.answered) return { question, verdict: "declined", citationOk: false, outcome };

@@ -11,7 +11,7 @@ import { answerText, weighEvidence } from "../../lib/answer/extractive";
 import type { ScoredPassage } from "../../lib/answer/evidence";
 import { lexiconFor } from "../../lib/answer/lexicon";
 import { askedDevQuestions } from "./asked";
-import { holdsFact } from "./evaluate";
+import { answersQuestion } from "./evaluate";
 
 function describe(s: ScoredPassage): string {
 	const features = Object.entries(s.features).map(([name, value]) => `${name}=${value.toFixed(2)}`).join(" ");
@@ -27,7 +27,7 @@ async function main(): Promise<void> {
 	for (const { question, locale, hits, history } of await askedDevQuestions()) {
 		if (question.oos || (only && !only.includes(question.id))) continue;
 		const evidence = weighEvidence({ question: question.q, locale, hits, history, ...lexiconFor(locale) });
-		const holds = (s: ScoredPassage) => question.pages.includes(s.passage.chunk.sourceId) && question.facts.every(f => holdsFact(answerText(s.passage), f));
+		const holds = (s: ScoredPassage) => answersQuestion(question, answerText(s.passage), s.passage.chunk.sourceId);
 		const position = evidence.candidates.findIndex(holds);
 		asked++;
 		if (position === 0) top++;
