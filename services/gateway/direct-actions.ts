@@ -117,7 +117,6 @@ function replyPart(meta: ReplyMeta): ReplyMeta {
 	return { $statusCode, $statusMessage, $responseType: $responseType ?? JSON_TYPE, $responseHeaders, $location };
 }
 
-
 /**
  * An action's result as moleculer-web's `sendResponse` writes it, for what these actions return (no
  * streams; no ETag of moleculer-web's own, which the gateway does not turn on).

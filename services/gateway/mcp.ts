@@ -199,7 +199,6 @@ export const mcpPost: GatewayHandler = async (deps, req, res: ServerResponse) =>
 	sendReply(req, res, reply.body);
 };
 
-
 /**
  * A long constant result (`tools/list`) goes gzip-compressed to a client that accepts it, as the
  * official SDK's fetch and Python's httpx both say they do: a ninth of the bytes, prepared once.
@@ -237,18 +236,13 @@ function contextWithoutTools(deps: GatewayDeps, protocolVersion: ProtocolVersion
 	if (!byVersion) contextsWithoutTools.set(deps, (byVersion = new Map()));
 	let contexts = byVersion.get(protocolVersion);
 	if (!contexts) byVersion.set(protocolVersion, (contexts = []));
-	let context = contexts[authenticated ? 1 : 0];
-	if (!context) {
-		context = {
-			protocolVersion,
-			authenticated,
-			serverInfo: MCP_SERVER_INFO,
-			callTool: noToolToCall,
-			onInternalError: (error, where) => deps.logger.error("MCP internal error in", where.method, where.tool ?? "", error)
-		};
-		contexts[authenticated ? 1 : 0] = context;
-	}
-	return context;
+	return (contexts[authenticated ? 1 : 0] ??= {
+		protocolVersion,
+		authenticated,
+		serverInfo: MCP_SERVER_INFO,
+		callTool: noToolToCall,
+		onInternalError: (error, where) => deps.logger.error("MCP internal error in", where.method, where.tool ?? "", error)
+	});
 }
 
 /** GET /mcp (and other methods): no server-initiated stream is offered (SPEC §4.2). */
