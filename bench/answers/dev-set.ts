@@ -178,7 +178,14 @@ const ROWS: Record<string, Row[]> = {
 		["a57", "Can I buy a higher request budget for my IP?", null],
 		["a58", "Which languages besides English and Spanish will the widget support next year?", null],
 		["a59", "Can the widget open by itself when the page loads?", null],
-		["a60", "Can I move the chat bubble to the left side of the page?", null]
+		["a60", "Can I move the chat bubble to the left side of the page?", ["corner"], "widget"],
+		["a61", "From which IP addresses does the crawler connect, so I can allowlist it in my firewall?", null],
+		["a62", "How long can a streamed answer stay open before the server cuts it off?", null],
+		["a63", "When fetching a page times out, how many times does the crawler retry it?", null],
+		["a64", "Can I buy extra messages for one chatbot without moving to a bigger plan?", null],
+		["a65", "Which parts of a page does the crawler throw away as clutter?", ["navigation", "sidebars"], "crawler"],
+		["a66", "How many pages can one crawler process have open in its browser simultaneously?", ["2"], "crawler"],
+		["a67", "Which error do I get if too many demos are already running from my network?", ["network_cap"], "limits"]
 	],
 	"docs-en-b": [
 		["b01", "If nobody claims my sandbox bot, when does it get removed?", ["8 days"], "sandbox"],
@@ -225,7 +232,15 @@ const ROWS: Record<string, Row[]> = {
 		["b41", "When will version 2 of the API be released?", null],
 		["b42", "Can I log in with my Google account?", null],
 		["b43", "After how many days do API keys expire?", null],
-		["b44", "Will WhatsApp be one of the messaging channels?", null]
+		["b44", "Will WhatsApp be one of the messaging channels?", null],
+		["b45", "What's the longest reply Crisp gets in one message before the bot splits it?", null],
+		["b46", "How much memory may the worker that extracts an uploaded file use?", null],
+		["b47", "How many API keys can one account have at the same time?", null],
+		["b48", "How long does the login session cookie last before I have to sign in again?", null],
+		["b49", "After a human agent writes in a Crisp chat, how long does the bot stay silent there?", ["30 minutes|1800"], "channels"],
+		["b50", "Which Crisp events should the hook be subscribed to?", ["message:send", "message:received", "session:removed"], "channels"],
+		["b51", "How many times will the service try to deliver a reply to Telegram when Telegram keeps answering with server errors?", ["5"], "channels", "b-c2"],
+		["b52", "and if Telegram says how long to wait, what's the longest pause it will honour?", ["2 minutes"], "channels", "b-c2"]
 	],
 	"docs-es": [
 		["e01", "¿Cuánto tiempo dura una sesión de demostración?", ["72 horas"], "quickstart limits"],
@@ -297,7 +312,19 @@ const ROWS: Record<string, Row[]> = {
 		["e66", "¿Cuál es el tamaño máximo de un archivo subido en la demo?", ["10.000.000 bytes"], "limits"],
 		["e67", "¿Qué responde el método ping?", ["resultado vacío"], "mcp"],
 		["e68", "¿Cuántas redirecciones sigue el rastreador como mucho?", ["Redirecciones seguidas", "5"], "limits"],
-		["e69", "¿Con qué prefijo empiezan las claves de API?", ["cbk_live_"], "mcp"]
+		["e69", "¿Con qué prefijo empiezan las claves de API?", ["cbk_live_"], "mcp"],
+		["e70", "¿Cuántos mensajes al mes incluye el plan Enterprise?", null],
+		["e71", "¿Cuánto suele tardar el entrenamiento de una demo con 50.000 caracteres?", null],
+		["e72", "¿Qué variable de entorno usa el operador para permitir otros orígenes en /mcp?", null],
+		["e73", "¿Cuántas claves de API puede tener una misma cuenta?", null],
+		["e74", "¿Cuántas veces como máximo puedo reentrenar una misma demo?", null],
+		["e75", "¿Hay descuento si pago el plan Business por un año entero?", null],
+		["e76", "¿Qué formatos de documento puedo subir a una demo?", ["PDF", "DOCX", "Markdown"], "limits"],
+		["e77", "Si mi cliente acepta gzip, ¿cuánto pesa el listado de herramientas?", ["2,4 KB"], "mcp"],
+		["e78", "Si no uso Redis, ¿hasta cuántos clientes distintos lleva la cuenta de un mismo límite simultáneamente?", ["100.000"], "rate-limits"],
+		["e79", "¿Cómo compruebo que el servidor MCP está vivo sin llamar a ninguna herramienta?", ["ping"], "mcp"],
+		["e80", "¿Qué herramienta de más tengo si mando mi clave al servidor MCP?", ["list_chatbots"], "mcp", "e-c3"],
+		["e81", "¿Y qué me contesta si esa clave ya la he revocado?", ["401"], "mcp", "e-c3"]
 	],
 	handbook: [
 		["h01", "For how many months is the Zephyr-9 covered?", ["37 months"], "facts guide notes"],
@@ -317,7 +344,13 @@ const ROWS: Record<string, Row[]> = {
 		["h15", "Who designed the Aurora kettle?", null],
 		["h16", "How many litres does the Zephyr-9 hold?", null],
 		["h17", "How long is the warranty on the Aurora kettle?", null],
-		["h18", "What does a replacement lid for the Aurora cost?", null]
+		["h18", "What does a replacement lid for the Aurora cost?", null],
+		["h19", "How many Zephyr-9 kettles have been made?", null],
+		["h20", "What phone number do I call to reach the Tromsø help desk?", null],
+		["h21", "How long should the citric acid stay in the kettle when descaling?", null],
+		["h22", "Is the help desk open on public holidays?", null],
+		["h23", "What warranty comes with the Zephyr-9?", ["37 months"], "facts guide notes", "h-c2"],
+		["h24", "and when does the clock start on it?", ["date of purchase"], "facts", "h-c2"]
 	],
 	undici: [
 		["u01", "By default, how many times does the retry handler try again?", ["5"], "retry"],
@@ -353,7 +386,15 @@ const ROWS: Record<string, Row[]> = {
 		["u31", "Does the SOCKS5 proxy support username and password?", null],
 		["u32", "How do I intercept and mock a request in my tests?", null],
 		["u33", "Can a Pool spread requests over several upstream hosts with weights?", null],
-		["u34", "Does a Pool open HTTP/2 connections?", null]
+		["u34", "Does a Pool open HTTP/2 connections?", null],
+		["u35", "Does the retry handler add random jitter to its backoff delays?", null],
+		["u36", "Is clientTtl given in seconds or in milliseconds?", null],
+		["u37", "Does ProxyAgent pick up the HTTPS_PROXY environment variable on its own?", null],
+		["u38", "Does setCookie percent-encode a value that contains spaces?", null],
+		["u39", "Which low-level error codes get retried without any configuration?", ["ECONNRESET", "ENOTFOUND"], "retry"],
+		["u40", "How do I put a cookie on a Headers object so the browser receives it?", ["setCookie"], "cookies"],
+		["u41", "Which retry option keeps the handler from throwing once the final attempt fails?", ["throwOnError"], "retry", "u-c2"],
+		["u42", "and why would I want to turn it off?", ["body on errors|custom error handler"], "retry", "u-c2"]
 	],
 	readmes: [
 		["r01", "How do I list several namespaces to enable?", ["comma"], "debug"],
@@ -388,7 +429,14 @@ const ROWS: Record<string, Row[]> = {
 		["r30", "Which log levels such as warn and error does debug offer?", null],
 		["r31", "Does on-finished work with HTTP/2 streams?", null],
 		["r32", "How do I make robots-parser respect a site's noindex meta tag?", null],
-		["r33", "Can debug send its output to syslog?", null]
+		["r33", "Can debug send its output to syslog?", null],
+		["r34", "What does ms return for '1 week'?", null],
+		["r35", "What depth does debug use by default when it inspects objects?", null],
+		["r36", "Which Node.js versions does on-finished support?", null],
+		["r37", "Which size units does bytes.parse recognise?", ["terabytes", "petabytes"], "bytes"],
+		["r38", "How can ms spell a duration out in words, e.g. 'minutes' rather than 'm'?", ["long: true"], "ms"],
+		["r39", "How do I put a space between the number and the unit when formatting with bytes?", ["unitSeparator"], "bytes"],
+		["r40", "When is a request that has an Upgrade header considered done by on-finished?", ["immediately"], "on-finished"]
 	]
 };
 

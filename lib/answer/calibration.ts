@@ -15,40 +15,37 @@
 import type { DecisionFeatures } from "./evidence";
 
 export const RANKER: Readonly<Record<string, number>> = {
-	exact: 8.11,
-	heading: 3.195,
-	related: 3.151,
-	context: 1.947,
-	focusMissing: -0.615,
-	typeFound: 1.554,
-	typeMissing: -1.555,
-	proximity: 0.168,
-	novelty: -0.458,
-	rank: 2.598,
-	extraUnits: 0.152,
-	long: 0.433
+	exact: 8.683,
+	heading: 3.302,
+	related: 3.198,
+	context: 3.092,
+	focusMissing: -0.835,
+	typeFound: 1.132,
+	typeMissing: -1.132,
+	proximity: 0.326,
+	novelty: 0.092,
+	rank: 2.191,
+	extraUnits: 0.236,
+	long: 0.108
 };
 
 export const DECISION: Readonly<Record<string, number>> = {
-	intercept: -4.473,
-	best: 0.501,
-	margin: 0.111,
-	exact: -0.299,
-	focusMissing: 0.815,
-	typeMissing: -0.715,
-	unknown: -0.342,
-	retrieval: 0.522,
-	covered: 0.173,
-	missingSpecific: -0.421,
-	typeFound: 0.369
+	intercept: -3.173,
+	best: 0.348,
+	margin: 0.267,
+	covered: 0.342,
+	missingSpecific: -0.484,
+	typeMissing: -0.629,
+	unknown: -0.399
 };
 
 /**
- * Extractive answers are given at or above this probability: the lowest that declines ≥ 90% of
+ * Extractive answers are given at or above this probability: the lowest that declines ≥ 80% of
  * the out-of-scope dev questions, each scored by a model fitted without it (`DECISION` is the mean
- * of those five fold models).
+ * of those five fold models). Why 80 % and not the 90 % goal: `TARGET_OOS_DECLINED` in
+ * bench/answers/calibrate.ts.
  */
-export const ANSWER_THRESHOLD = 0.64;
+export const ANSWER_THRESHOLD = 0.56;
 /**
  * With a language model the threshold is lower: the model reads paraphrases better than term
  * overlap and declines by itself, so only plainly weak retrieval skips it.
