@@ -193,7 +193,12 @@ beforeAll(async () => {
 	port = await freePort();
 	baseUrl = `http://127.0.0.1:${port}`;
 	for (const service of KNOWN_SERVICES) start(service, await freePort());
-	await waitForPort(port, 120_000);
+	await waitForPort(port, 120_000).catch((err: Error) => {
+		// Say why: a gateway that exited (a port taken, a start-up error) tells it in its output.
+		const gateway = (nodes.get("gateway") as Node).process;
+		const state = gateway.child.exitCode === null && gateway.child.signalCode === null ? "still runs" : `exited (${gateway.child.exitCode ?? gateway.child.signalCode})`;
+		throw new Error(`${err.message}; the gateway process ${state}; its output ends:\n${gateway.output().slice(-2000)}`);
+	});
 	for (const service of KNOWN_SERVICES) await ready(service);
 	await eventually(canary, 120_000, "the cluster to answer");
 }, 240_000);
