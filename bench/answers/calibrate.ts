@@ -74,9 +74,9 @@ interface CandidateList {
 /**
  * Softmax over each question's passages, targets = passages holding the fact, leaving the features
  * not in `use` at 0. With its L2 term the loss is strictly convex, so gradient descent (with
- * momentum) run until no weight's gradient exceeds `RANKER_TOLERANCE` ends at the one minimum whatever the start: a refit
- * with no change gives back the same weights (600 fixed epochs from the last weights did not, and
- * each refit drifted further).
+ * momentum) run until no weight's gradient exceeds `RANKER_TOLERANCE` ends at the one minimum
+ * whatever the start: a refit with no change gives back the same weights (600 fixed epochs from the
+ * last weights did not, and each refit drifted further).
  */
 function fitRanker(lists: readonly CandidateList[], use: ReadonlySet<string> = new Set(PASSAGE_FEATURES)): number[] {
 	const d = PASSAGE_FEATURES.length;
