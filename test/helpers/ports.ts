@@ -16,6 +16,9 @@ function ephemeralFloor(): number {
 	return 32_768;
 }
 
+/** Read once: the range does not change while the tests run. */
+const EPHEMERAL_FLOOR = ephemeralFloor();
+
 /** Binds and releases the port (0: any), resolving with the port bound, or undefined when it was taken. */
 function tryPort(port: number): Promise<number | undefined> {
 	return new Promise(resolve => {
@@ -37,10 +40,9 @@ function tryPort(port: number): Promise<number | undefined> {
  * is. At random, so parallel test files seldom draw the same one.
  */
 export async function freePort(): Promise<number> {
-	const ceiling = ephemeralFloor();
-	if (ceiling - LOWEST_TEST_PORT >= 1_000) {
+	if (EPHEMERAL_FLOOR - LOWEST_TEST_PORT >= 1_000) {
 		for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-			const port = await tryPort(LOWEST_TEST_PORT + Math.floor(Math.random() * (ceiling - LOWEST_TEST_PORT)));
+			const port = await tryPort(LOWEST_TEST_PORT + Math.floor(Math.random() * (EPHEMERAL_FLOOR - LOWEST_TEST_PORT)));
 			if (port !== undefined) return port;
 		}
 	}
