@@ -12,7 +12,7 @@
  */
 import type { Locale } from "../text/tokenize";
 
-export type AnswerType = "money" | "duration" | "frequency" | "clock" | "number" | "identifier";
+export type AnswerType = "money" | "duration" | "frequency" | "clock" | "count" | "number" | "identifier";
 
 /** Things a program names: "which function / header / option…" asks for a name written as code. */
 const CODE_NOUNS: Record<Locale, string> = {
@@ -28,6 +28,12 @@ function asksIdentifier(locale: Locale): RegExp {
 	return new RegExp(`(?<!\\p{L})${which}\\s(?:${nouns})(?!\\p{L})|(?<!\\p{L})${which}\\s\\p{L}{1,20}\\s(?:${nouns})(?!\\p{L})`, "iu");
 }
 
+/** Time units as a question names what it counts: "how many days" asks for a duration, not a count. */
+const TIME_UNIT_NAMES: Record<Locale, string> = {
+	en: "milliseconds?|seconds?|minutes?|hours?|days?|weeks?|months?|years?",
+	es: "milisegundos|segundos|minutos|horas|d[ií]as|semanas|meses|a[nñ]os"
+};
+
 /** Tried in order: the first kind whose question pattern matches is the one expected. */
 const ASKS: Record<Locale, Array<[AnswerType, RegExp]>> = {
 	en: [
@@ -35,6 +41,7 @@ const ASKS: Record<Locale, Array<[AnswerType, RegExp]>> = {
 		["frequency", /\bhow often\b|\bhow frequently\b|\bat what interval\b/iu],
 		["clock", /\bwhat time\b|\bwhat hours\b|\bopening hours\b|\bat what hour\b/iu],
 		["duration", /\bhow long\b|\bhow much time\b|\bhow soon\b|\bfor how many (?:seconds|minutes|hours|days|weeks|months|years)\b/iu],
+		["count", new RegExp(`\\bhow many\\s(?!(?:${TIME_UNIT_NAMES.en})\\b)`, "iu")],
 		["number", /\bhow many\b|\bhow much\b|\bwhat number\b|\bwhich number\b|\bwhat (?:is|'s) the (?:maximum|minimum|max|min|limit|largest|biggest|smallest|longest|shortest|most)\b|\b(?:status code|error code)\b/iu],
 		["identifier", asksIdentifier("en")]
 	],
@@ -43,6 +50,7 @@ const ASKS: Record<Locale, Array<[AnswerType, RegExp]>> = {
 		["frequency", /\bcada cu[aá]nto\b|\bcon qu[eé] frecuencia\b|\bcu[aá]ntas veces al\b/iu],
 		["clock", /\ba qu[eé] hora\b|\bqu[eé] horario\b|\bhorario\b/iu],
 		["duration", /\bcu[aá]nto tiempo\b|\bcu[aá]nto (?:dura|duran|tarda|tardan|se conserva|se conservan|se guarda|se guardan)\b|\ben cu[aá]nto\b|\bdurante cu[aá]nto\b/iu],
+		["count", new RegExp(`(?<!\\p{L})cu[aá]nt[oa]s\\s(?!(?:${TIME_UNIT_NAMES.es})(?!\\p{L}))`, "iu")],
 		["number", /\bcu[aá]nt[oa]s\b|\bcu[aá]nto\b|\bqu[eé] n[uú]mero\b|\bcu[aá]l es el (?:m[aá]ximo|m[ií]nimo|l[ií]mite|tama[nñ]o m[aá]ximo)\b|\bqu[eé] c[oó]digo\b/iu],
 		["identifier", asksIdentifier("es")]
 	]
@@ -65,7 +73,9 @@ const TIME_UNITS: Record<Locale, string> = {
  */
 const IDENTIFIER = /\p{Ll}\p{Lu}|[\p{L}\p{N}]_|_[\p{L}\p{N}]|\p{L}\(|\p{L}[-/]\p{L}|(?:^|\s)\/\p{L}|--\p{L}/u;
 
-function build(locale: Locale): Record<AnswerType, RegExp> {
+const HOLDS_CLOCK = /\b\p{N}{1,2}[:.h]\p{N}{2}\b|\b\p{N}{1,2}\s?(?:am|pm|a\.m\.|p\.m\.)/iu;
+
+function build(locale: Locale): Record<Exclude<AnswerType, "count">, RegExp> {
 	const units = TIME_UNITS[locale];
 	const quantity = `(?:\\p{N}[\\p{N}.,]{0,20}|${NUMBER_WORDS[locale]}|${locale === "en" ? "an?" : "un|una"})`;
 	return {
@@ -77,13 +87,58 @@ function build(locale: Locale): Record<AnswerType, RegExp> {
 				: `\\b(?:cada|por|al|a la)\\s(?:\\p{N}[\\p{N}.,]{0,20}\\s)?(?:${units})\\b|\\b(?:diario|diaria|semanal|mensual|anual|una vez|dos veces|\\p{N}+ veces)\\b`,
 			"iu"
 		),
-		clock: /\b\p{N}{1,2}[:.h]\p{N}{2}\b|\b\p{N}{1,2}\s?(?:am|pm|a\.m\.|p\.m\.)/iu,
+		clock: HOLDS_CLOCK,
 		number: new RegExp(`\\p{N}|\\b(?:${NUMBER_WORDS[locale]})\\b`, "iu"),
 		identifier: IDENTIFIER
 	};
 }
 
-const HOLDS: Record<Locale, Record<AnswerType, RegExp>> = { en: build("en"), es: build("es") };
+/**
+ * Words that count. Spanish "un"/"una"/"uno" are mostly articles ("usa una clave"), so they count
+ * only as "una sola", "un solo", "una vez".
+ */
+const COUNT_WORDS: Record<Locale, string> = {
+	en: NUMBER_WORDS.en,
+	es: `${NUMBER_WORDS.es.replace("uno|una|", "")}|una sola|un solo|uno solo|una vez`
+};
+/** A written count: a run of digits or a counting word. */
+const QUANTITY: Record<Locale, RegExp> = {
+	en: new RegExp(`\\p{N}[\\p{N}.,]{0,20}|\\b(?:${COUNT_WORDS.en})\\b`, "giu"),
+	es: new RegExp(`\\p{N}[\\p{N}.,]{0,20}|(?<!\\p{L})(?:${COUNT_WORDS.es})(?!\\p{L})`, "giu")
+};
+/** What, right after a quantity, makes it a length of time or an amount of money rather than a count of things. */
+const MEASURE_AFTER: Record<Locale, RegExp> = {
+	en: new RegExp(`[\\s-]?(?:${TIME_UNITS.en}|euros?|dollars?|usd|eur|gbp|cents?|pounds?|%|[$€£¥])(?!\\p{L})`, "iuy"),
+	es: new RegExp(`[\\s-]?(?:${TIME_UNITS.es}|euros?|d[oó]lares|c[eé]ntimos|%|[$€£¥])(?!\\p{L})`, "iuy")
+};
+const CURRENCY_BEFORE = /[$€£¥]\s?$/u;
+/** Digits glued to letters name a thing ("Zephyr-9", "HTTP/2", "IPv6", "5xx", "SHA-256"); they count nothing. */
+const NAME_BEFORE = /\p{L}[-/]?$/u;
+const LETTER_AFTER = /^\p{L}/u;
+/** A time of day ("08:15", "4 pm"), the `clock` pattern made global to blank every one. */
+const CLOCK_TIMES = new RegExp(HOLDS_CLOCK.source, "giu");
+
+/**
+ * Whether the text counts something: a quantity that is neither a length of time ("37 months"),
+ * a price ("14 euros", "$5"), a time of day ("08:15") nor part of a name ("Zephyr-9", "5xx").
+ * "How many kettles were made?" is not answered by a warranty's length.
+ */
+function holdsCount(text: string, locale: Locale): boolean {
+	const measure = MEASURE_AFTER[locale];
+	const read = text.replace(CLOCK_TIMES, " ");
+	for (const match of read.matchAll(QUANTITY[locale])) {
+		const end = match.index + match[0].length;
+		const before = read.slice(Math.max(0, match.index - 2), match.index);
+		if (/\p{N}/u.test(match[0].charAt(0)) && (NAME_BEFORE.test(before) || LETTER_AFTER.test(read.charAt(end)))) continue;
+		if (CURRENCY_BEFORE.test(before)) continue;
+		measure.lastIndex = end;
+		if (measure.test(read)) continue;
+		return true;
+	}
+	return false;
+}
+
+const HOLDS: Record<Locale, Record<Exclude<AnswerType, "count">, RegExp>> = { en: build("en"), es: build("es") };
 
 /** The kind of answer the question asks for, if it asks for a quantity. */
 export function expectedAnswerType(question: string, locale: Locale): AnswerType | undefined {
@@ -91,7 +146,26 @@ export function expectedAnswerType(question: string, locale: Locale): AnswerType
 	return undefined;
 }
 
-/** Whether the text holds an answer of the kind (a duration also answers a frequency, a number a duration). */
-export function holdsAnswerType(text: string, type: AnswerType, locale: Locale): boolean {
-	return HOLDS[locale][type].test(text);
+/**
+ * Whether the text holds an answer of the kind (a duration also answers a frequency, a number a
+ * duration). `names` are lower-case words of the question that hold digits as part of a name
+ * ("zephyr-9"): the text's copies of them are not the number asked for.
+ */
+export function holdsAnswerType(text: string, type: AnswerType, locale: Locale, names: readonly string[] = []): boolean {
+	const read = names.length > 0 ? withoutNames(text, names) : text;
+	return type === "count" ? holdsCount(read, locale) : HOLDS[locale][type].test(read);
+}
+
+/** The text with every copy of the lower-case `names` blanked, any letter case matching. */
+function withoutNames(text: string, names: readonly string[]): string {
+	const lower = text.toLowerCase();
+	// Indexes are UTF-16 units of the lower copy; lower-casing a few Unicode letters changes the
+	// length, and then the lower copy itself is read.
+	const chars = (lower.length === text.length ? text : lower).split("");
+	for (const name of names) {
+		for (let at = lower.indexOf(name); at >= 0; at = lower.indexOf(name, at + name.length)) {
+			for (let i = at; i < at + name.length; i++) chars[i] = " ";
+		}
+	}
+	return chars.join("");
 }

@@ -4,7 +4,7 @@
  *
  * Each question term weighs its conversation weight (1 for the question's own terms) times its
  * rarity among the retrieved chunks, so a term every chunk shares counts little and a term no
- * chunk has counts most; the heaviest own term is the question's focus. A passage matches a term
+ * chunk has counts most; the heaviest own term (past common words) is the question's focus. A passage matches a term
  * exactly, through its heading or page title (the context a crawled section carries), or through a
  * related word (a shared word stem across derivations such as "rastrea"/"rastreadas", or a related
  * word from the optional `related` lexicon). From these come the passage's features: the weight
@@ -51,7 +51,7 @@ export interface PassageFeatures {
 	related: number;
 	/** Weight share of the earlier turns' terms matched (0 when the question stands alone). */
 	context: number;
-	/** 1 when the question's focus (its heaviest own term) is matched in no way. */
+	/** 1 when the question's focus (its heaviest own term, common words passed over) is matched in no way. */
 	focusMissing: number;
 	/** 1 when the question expects a kind of answer (a price, a duration…) and the passage has one. */
 	typeFound: number;
@@ -258,14 +258,34 @@ export function scorePassages(question: WeightedQuestion, passages: readonly Pas
 	const ownTotal = ownWeights.reduce((sum, w) => sum + w.weight, 0) || 1;
 	const contextWeights = weights.filter(w => !w.own);
 	const contextTotal = contextWeights.reduce((sum, w) => sum + w.weight, 0);
+	const isCommon = (term: string) => (rank ? (rank(term) ?? Infinity) < COMMON_RANK : false);
 	// The focus: the rarest own term that the retrieved chunks hold at all (a word none of them has
-	// is a paraphrase or an unknown topic, read by `unknown`, not a focus any passage could match).
+	// is a paraphrase or an unknown topic, read by `unknown`, not a focus any passage could match),
+	// and not a common word in general use when the question has another: "single" or "make" can be
+	// rare in a few chunks, yet the answer need not repeat them.
 	const inPool = (term: string) => [...chunkTerms.values()].some(set => set.has(term));
-	const focus = ownWeights.filter(w => inPool(w.term)).reduce<TermWeight | undefined>((top, w) => (!top || w.weight > top.weight ? w : top), undefined);
+	const pooled = ownWeights.filter(w => inPool(w.term));
+	const specific = pooled.filter(w => !isCommon(w.term));
+	const focus = (specific.length > 0 ? specific : pooled).reduce<TermWeight | undefined>((top, w) => (!top || w.weight > top.weight ? w : top), undefined);
 	const topScore = Math.max(1e-9, ...passages.map(p => p.hitScore));
 	const questionTerms = new Set(weights.map(w => w.term));
 	const typeCache = new Map<string, boolean>();
-	const isCommon = (term: string) => (rank ? (rank(term) ?? Infinity) < COMMON_RANK : false);
+
+	// Names the question writes outside a choice: the value asked for must be said of them.
+	const boundNames = question.names.filter(name => !question.choices.some(choice => choice.includes(name)));
+	/**
+	 * Whether the passage holds the kind of answer asked for, in a part that holds the question's
+	 * names (or under a heading that does): "How many Zephyr-9 kettles were made?" is not answered
+	 * by the Aurora's batch size in the sentence after the Zephyr-9's warranty.
+	 */
+	const holdsNamedAnswer = (p: Passage, context: ReadonlySet<string>, expects: AnswerType): boolean => {
+		const missing = boundNames.filter(name => !context.has(name));
+		const parts = missing.length === 0 ? [p.parts.join(" ")] : p.parts.filter(part => {
+			const terms = new Set(analyze(part, locale));
+			return missing.every(name => terms.has(name));
+		});
+		return parts.some(part => holdsAnswerType(part, expects, locale, question.numerals));
+	};
 
 	const scored = passages.map((p): ScoredPassage => {
 		const context = contexts.get(p.chunk.id) as Set<string>;
@@ -310,7 +330,7 @@ export function scorePassages(question: WeightedQuestion, passages: readonly Pas
 			const key = `${p.chunk.id}\u0000${text}`;
 			let holds = typeCache.get(key);
 			if (holds === undefined) {
-				holds = holdsAnswerType(text, expects, locale);
+				holds = holdsNamedAnswer(p, context, expects);
 				typeCache.set(key, holds);
 			}
 			typeFound = holds ? 1 : 0;

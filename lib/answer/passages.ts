@@ -103,12 +103,28 @@ function listRuns(units: Unit[]): Unit[][] {
 	return runs;
 }
 
-/** The opening lines of the next chunk of the same section, if it was retrieved too (a list the chunker cut). */
-function continuationOf(hit: SearchHit, byPosition: ReadonlyMap<string, SearchHit>, locale: Locale): Unit[] {
+/**
+ * The opening lines of the next chunk of the same section, if it was retrieved too (a list the
+ * chunker cut), after the lines it repeats from the end of this chunk (the chunker's overlap).
+ */
+function continuationOf(hit: SearchHit, units: readonly Unit[], byPosition: ReadonlyMap<string, SearchHit>, locale: Locale): Unit[] {
 	const next = byPosition.get(`${hit.chunk.sourceId}\u0000${hit.chunk.ordinal + 1}`);
 	if (!next || (next.chunk.heading ?? "") !== (hit.chunk.heading ?? "")) return [];
-	const units = unitsOf(next.chunk, locale).map(u => ({ ...u, line: u.line + CONTINUED_LINE }));
-	return takeLines(units, LEAD_IN_FOLLOW_CHARS);
+	const following = unitsOf(next.chunk, locale);
+	const repeated = repeatedOpening(units, following);
+	const fresh = following.slice(repeated).map(u => ({ ...u, line: u.line + CONTINUED_LINE }));
+	return takeLines(fresh, LEAD_IN_FOLLOW_CHARS);
+}
+
+/** How many opening units of `next` repeat the closing units of `units`, in order (the longest such run). */
+function repeatedOpening(units: readonly Unit[], next: readonly Unit[]): number {
+	for (let k = Math.min(units.length, next.length); k > 0; k--) {
+		const tail = units.length - k;
+		let same = true;
+		for (let i = 0; i < k && same; i++) same = units[tail + i].text === next[i].text;
+		if (same) return k;
+	}
+	return 0;
 }
 
 /** Line numbers of a continuation chunk are shifted past any real line of the chunk before it. */
@@ -167,7 +183,7 @@ export function passagesOf(hits: readonly SearchHit[], locale: Locale): Passage[
 		}
 		for (const run of listRuns(units)) {
 			const atEnd = run[run.length - 1] === units[units.length - 1];
-			const continued = atEnd ? continuationOf(hit, byPosition, locale) : [];
+			const continued = atEnd ? continuationOf(hit, units, byPosition, locale) : [];
 			if (run.length > MAX_SPAN_UNITS || continued.length > 0) out.push(passage(hit, hitRank, [...run, ...continued], true));
 		}
 		// A line announcing what follows, with the lines it introduces.
@@ -175,7 +191,7 @@ export function passagesOf(hits: readonly SearchHit[], locale: Locale): Passage[
 			if (!LEAD_IN.test(unit.text) || (i + 1 < units.length && units[i + 1].line === unit.line)) return;
 			const after = takeLines(units.slice(i + 1), LEAD_IN_FOLLOW_CHARS);
 			const reachesEnd = i + 1 + after.length === units.length;
-			const introduced = [...after, ...(reachesEnd ? continuationOf(hit, byPosition, locale) : [])];
+			const introduced = [...after, ...(reachesEnd ? continuationOf(hit, units, byPosition, locale) : [])];
 			if (introduced.length > 0) out.push(passage(hit, hitRank, [unit, ...introduced], true));
 		});
 	});

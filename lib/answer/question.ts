@@ -22,6 +22,11 @@ export interface ParsedQuestion {
 	 * passage that holds one of them answers the choice, so the others are not missing from it.
 	 */
 	choices: string[][];
+	/**
+	 * Words the question writes with both letters and digits ("zephyr-9", "http/2", "5xx"), lower
+	 * case: their digits name a thing, so a passage repeating them does not thereby hold a number.
+	 */
+	numerals: string[];
 }
 
 const DIGIT = /\p{N}/u;
@@ -51,6 +56,13 @@ function nameTerms(question: string, locale: Locale): { names: string[]; choices
 	return { names: [...new Set(names.flatMap(word => analyze(word, locale)))], choices };
 }
 
+const LETTER = /\p{L}/u;
+
+function numeralNames(question: string): string[] {
+	const words = question.split(/\s+/).map(w => w.replace(EDGE_PUNCTUATION, "").toLowerCase());
+	return [...new Set(words.filter(word => DIGIT.test(word) && LETTER.test(word)))];
+}
+
 const QUANTITY_PHRASES: Record<Locale, RegExp> = {
 	en: /\bhow\s+(?:long|much|many|often|far|old|big|large|soon|late|early|fast|tall|heavy)\b/giu,
 	es: /(?:¿\s*)?\b(?:cu[aá]nt[oa]s?(?:\s+tiempo)?|qu[eé]\s+tan|a\s+qu[eé]\s+hora)\b/giu
@@ -76,5 +88,5 @@ export function parseQuestion(question: string, locale: Locale): ParsedQuestion 
 	const written = nameTerms(question, locale);
 	const names = written.names.filter(term => terms.includes(term));
 	const choices = written.choices.map(group => group.filter(term => terms.includes(term))).filter(group => group.length > 1);
-	return { terms, names, choices, ...(expects ? { expects } : {}) };
+	return { terms, names, choices, numerals: numeralNames(question), ...(expects ? { expects } : {}) };
 }

@@ -186,6 +186,14 @@ describe("passages beyond one span", () => {
 		expect(notContinued.some(p => p.parts.includes("%j JSON."))).toBe(false);
 	});
 
+	test("a continued list leaves out the lines the next chunk repeats from the end of the first", () => {
+		const first = chunk(3, "Formatters:\n%O Pretty-print an object.\n%o An object on one line.\n%s A string.");
+		const overlapping = chunk(4, "%o An object on one line.\n%s A string.\n%d A number.\n%j JSON.");
+		const continued = passagesOf([{ chunk: first, score: 2 }, { chunk: overlapping, score: 1 }], "en").filter(p => p.isList && p.chunk.ordinal === 3 && p.parts.includes("%j JSON."));
+		expect(continued.length).toBeGreaterThan(0);
+		for (const p of continued) expect(p.parts).toEqual(["Formatters:", "%O Pretty-print an object.", "%o An object on one line.", "%s A string.", "%d A number.", "%j JSON."]);
+	});
+
 	test("a question asking two things is answered with a second passage of the same page, both cited once", () => {
 		const page: ChunkSource = {
 			chatbotId: "bot",
