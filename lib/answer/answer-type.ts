@@ -115,6 +115,7 @@ const CURRENCY_BEFORE = /[$€£¥]\s?$/u;
 /** Digits glued to letters name a thing ("Zephyr-9", "HTTP/2", "IPv6", "5xx", "SHA-256"); they count nothing. */
 const NAME_BEFORE = /\p{L}[-/]?$/u;
 const LETTER_AFTER = /^\p{L}/u;
+const DIGIT_FIRST = /^\p{N}/u;
 /** A time of day ("08:15", "4 pm"), the `clock` pattern made global to blank every one. */
 const CLOCK_TIMES = new RegExp(HOLDS_CLOCK.source, "giu");
 
@@ -129,7 +130,7 @@ function holdsCount(text: string, locale: Locale): boolean {
 	for (const match of read.matchAll(QUANTITY[locale])) {
 		const end = match.index + match[0].length;
 		const before = read.slice(Math.max(0, match.index - 2), match.index);
-		if (/\p{N}/u.test(match[0].charAt(0)) && (NAME_BEFORE.test(before) || LETTER_AFTER.test(read.charAt(end)))) continue;
+		if (DIGIT_FIRST.test(match[0]) && (NAME_BEFORE.test(before) || LETTER_AFTER.test(read.charAt(end)))) continue;
 		if (CURRENCY_BEFORE.test(before)) continue;
 		measure.lastIndex = end;
 		if (measure.test(read)) continue;

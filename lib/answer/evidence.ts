@@ -4,10 +4,11 @@
  *
  * Each question term weighs its conversation weight (1 for the question's own terms) times its
  * rarity among the retrieved chunks, so a term every chunk shares counts little and a term no
- * chunk has counts most; the heaviest own term (past common words) is the question's focus. A passage matches a term
- * exactly, through its heading or page title (the context a crawled section carries), or through a
- * related word (a shared word stem across derivations such as "rastrea"/"rastreadas", or a related
- * word from the optional `related` lexicon). From these come the passage's features: the weight
+ * chunk has counts most; the heaviest own term (past common words) is the question's focus. A
+ * passage matches a term exactly, through its heading or page title (the context a crawled
+ * section carries), or through a related word (a shared word stem across derivations such as
+ * "rastrea"/"rastreadas", or a related word from the optional `related` lexicon). From these come
+ * the passage's features: the weight
  * share matched each way, whether the focus is matched at all, whether it holds the kind of answer
  * the question expects (answer-type.ts), how close together the matched words stand, how much it
  * says beyond the question's own words, its chunk's retrieval rank and its length. A passage's
