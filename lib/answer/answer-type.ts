@@ -71,6 +71,11 @@ const TIME_UNITS: Record<Locale, string> = {
  * ("enable()"), a hyphenated or slashed name ("Retry-After", "data-chatbot", "tools/list"), a path
  * ("/mcp") or a flag ("--verbose"). Each alternative is a fixed run of classes, no quantifier at all.
  */
+/** Currency names after an amount, in either language ("14 euros", "5 dólares"). */
+const CURRENCY_WORDS = "euros?|dollars?|usd|eur|gbp|cents?|pounds?|d[oó]lares|c[eé]ntimos";
+/** Currency signs, before or after an amount. */
+const CURRENCY_SIGNS = "[$€£¥]";
+
 const IDENTIFIER = /\p{Ll}\p{Lu}|[\p{L}\p{N}]_|_[\p{L}\p{N}]|\p{L}\(|\p{L}[-/]\p{L}|(?:^|\s)\/\p{L}|--\p{L}/u;
 
 const HOLDS_CLOCK = /\b\p{N}{1,2}[:.h]\p{N}{2}\b|\b\p{N}{1,2}\s?(?:am|pm|a\.m\.|p\.m\.)/iu;
@@ -79,7 +84,10 @@ function build(locale: Locale): Record<Exclude<AnswerType, "count">, RegExp> {
 	const units = TIME_UNITS[locale];
 	const quantity = `(?:\\p{N}[\\p{N}.,]{0,20}|${NUMBER_WORDS[locale]}|${locale === "en" ? "an?" : "un|una"})`;
 	return {
-		money: /[$€£¥]\s?\p{N}|\p{N}\s?[$€£¥]|\b\p{N}[\p{N}.,]{0,20}\s?(?:euros?|dollars?|usd|eur|gbp|cents?|pounds?|d[oó]lares|c[eé]ntimos)\b|\b(?:free of charge|gratis|gratuito|gratuita|no cost|sin coste|sin costo)\b/iu,
+		money: new RegExp(
+			`${CURRENCY_SIGNS}\\s?\\p{N}|\\p{N}\\s?${CURRENCY_SIGNS}|\\b\\p{N}[\\p{N}.,]{0,20}\\s?(?:${CURRENCY_WORDS})\\b|\\b(?:free of charge|gratis|gratuito|gratuita|no cost|sin coste|sin costo)\\b`,
+			"iu"
+		),
 		duration: new RegExp(`\\b${quantity}[\\s-]?(?:${units})\\b|\\b(?:forever|indefinitely|para siempre|indefinidamente)\\b`, "iu"),
 		frequency: new RegExp(
 			locale === "en"
@@ -108,10 +116,10 @@ const QUANTITY: Record<Locale, RegExp> = {
 };
 /** What, right after a quantity, makes it a length of time or an amount of money rather than a count of things. */
 const MEASURE_AFTER: Record<Locale, RegExp> = {
-	en: new RegExp(`[\\s-]?(?:${TIME_UNITS.en}|euros?|dollars?|usd|eur|gbp|cents?|pounds?|%|[$€£¥])(?!\\p{L})`, "iuy"),
-	es: new RegExp(`[\\s-]?(?:${TIME_UNITS.es}|euros?|d[oó]lares|c[eé]ntimos|%|[$€£¥])(?!\\p{L})`, "iuy")
+	en: new RegExp(`[\\s-]?(?:${TIME_UNITS.en}|${CURRENCY_WORDS}|%|${CURRENCY_SIGNS})(?!\\p{L})`, "iuy"),
+	es: new RegExp(`[\\s-]?(?:${TIME_UNITS.es}|${CURRENCY_WORDS}|%|${CURRENCY_SIGNS})(?!\\p{L})`, "iuy")
 };
-const CURRENCY_BEFORE = /[$€£¥]\s?$/u;
+const CURRENCY_BEFORE = new RegExp(`${CURRENCY_SIGNS}\\s?$`, "u");
 /** Digits glued to letters name a thing ("Zephyr-9", "HTTP/2", "IPv6", "5xx", "SHA-256"); they count nothing. */
 const NAME_BEFORE = /\p{L}[-/]?$/u;
 const LETTER_AFTER = /^\p{L}/u;

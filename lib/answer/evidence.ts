@@ -281,10 +281,7 @@ export function scorePassages(question: WeightedQuestion, passages: readonly Pas
 	 */
 	const holdsNamedAnswer = (p: Passage, context: ReadonlySet<string>, expects: AnswerType): boolean => {
 		const missing = boundNames.filter(name => !context.has(name));
-		const parts = missing.length === 0 ? [p.parts.join(" ")] : p.parts.filter(part => {
-			const terms = new Set(analyze(part, locale));
-			return missing.every(name => terms.has(name));
-		});
+		const parts = missing.length === 0 ? [p.parts.join(" ")] : p.parts.filter((_, i) => missing.every(name => p.partTerms[i].includes(name)));
 		return parts.some(part => holdsAnswerType(part, expects, locale, question.numerals));
 	};
 

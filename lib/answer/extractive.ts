@@ -18,7 +18,7 @@
  */
 import type { Chunk } from "../retrieval/chunker";
 import type { SearchHit } from "../retrieval/vector-index";
-import { analyze, Locale } from "../text/tokenize";
+import type { Locale } from "../text/tokenize";
 import { answerProbability, ANSWER_THRESHOLD } from "./calibration";
 import { AnswerEvent, Citation, uniqueCitations } from "./events";
 import { DecisionFeatures, RelatednessFn, ScoredPassage, scorePassages } from "./evidence";
@@ -107,7 +107,7 @@ export function weighEvidence({ question, locale, hits, history = [], related, r
 	const seen = new Set<string>();
 	const ranked = sorted.filter(s => (seen.has(s.passage.chunk.id) ? false : (seen.add(s.passage.chunk.id), true)));
 	const features = scoring.features(ranked[0], ranked[1]);
-	const best = ranked[0] && { ...ranked[0], passage: withoutLeadIn(ranked[0].passage, weighted.terms, locale) };
+	const best = ranked[0] && { ...ranked[0], passage: withoutLeadIn(ranked[0].passage, weighted.terms) };
 	const second = best && complement(best, sorted);
 	return { best, features, probability: weighted.terms.size === 0 ? 0 : answerProbability(features, model?.decision), ranked, candidates: sorted, ...(second ? { second } : {}) };
 }
@@ -148,12 +148,12 @@ export function answerWith(evidence: Pick<Evidence, "best" | "second">): { text:
  * chosen for what follows an unrelated opening ("Every Acme kettle is built to last. The warranty
  * lasts 37 months.") starts where the answer does. Lists and Q&A answers stay whole.
  */
-function withoutLeadIn(passage: Passage, questionTerms: ReadonlyMap<string, number>, locale: Locale): Passage {
+function withoutLeadIn(passage: Passage, questionTerms: ReadonlyMap<string, number>): Passage {
 	if (passage.isList || passage.isQa) return passage;
 	let start = 0;
-	while (start < passage.parts.length - 1 && !analyze(passage.parts[start], locale).some(term => questionTerms.has(term))) start++;
+	while (start < passage.parts.length - 1 && !passage.partTerms[start].some(term => questionTerms.has(term))) start++;
 	if (start === 0) return passage;
-	return { ...passage, parts: passage.parts.slice(start), lineBreaks: [false, ...passage.lineBreaks.slice(start + 1)] };
+	return { ...passage, parts: passage.parts.slice(start), partTerms: passage.partTerms.slice(start), lineBreaks: [false, ...passage.lineBreaks.slice(start + 1)] };
 }
 
 const SENTENCE_END = /[.!?…:;]["'”’)\]]*$/u;

@@ -39,6 +39,8 @@ export interface Passage {
 	/** Line breaks between parts (a list's items, a table's rows) are kept when rendered. */
 	lineBreaks: boolean[];
 	terms: Set<string>;
+	/** The analysed terms of each part, in the order of `parts`. */
+	partTerms: string[][];
 	/** The analysed terms in reading order (for the proximity of matched words). */
 	sequence: string[];
 	/** A whole list or table rather than a span of sentences. */
@@ -70,6 +72,7 @@ function passage(hit: SearchHit, hitRank: number, units: Unit[], isList: boolean
 		hitRank,
 		hitScore: hit.score,
 		parts: units.map(u => u.text),
+		partTerms: units.map(u => u.terms),
 		lineBreaks: units.map((u, i) => i > 0 && u.line !== units[i - 1].line),
 		terms: new Set(sequence),
 		sequence,
@@ -155,13 +158,15 @@ export function passagesOf(hits: readonly SearchHit[], locale: Locale): Passage[
 	hits.forEach((hit, hitRank) => {
 		const { chunk } = hit;
 		if (chunk.kind === "qa" && chunk.answer) {
+			const answerTerms = analyze(chunk.answer, locale);
 			out.push({
 				chunk,
 				hitRank,
 				hitScore: hit.score,
 				parts: [chunk.answer],
+				partTerms: [answerTerms],
 				lineBreaks: [false],
-				...withSequence(analyze(`${chunk.question ?? ""}\n${chunk.answer}`, locale)),
+				...withSequence([...analyze(chunk.question ?? "", locale), ...answerTerms]),
 				isList: false,
 				isQa: true
 			});

@@ -38,7 +38,9 @@ const EDGE_PUNCTUATION = /^[\p{P}\p{S}]+|[\p{P}\p{S}]+$/gu;
 /** The word joining two choices. */
 const OR: Record<Locale, ReadonlySet<string>> = { en: new Set(["or"]), es: new Set(["o", "u"]) };
 
-function nameTerms(question: string, locale: Locale): { names: string[]; choices: string[][] } {
+const LETTER = /\p{L}/u;
+
+function nameTerms(question: string, locale: Locale): { names: string[]; choices: string[][]; numerals: string[] } {
 	const words = question.split(/\s+/).map(w => w.replace(EDGE_PUNCTUATION, "")).filter(Boolean);
 	const isName = (word: string | undefined, i: number) => word !== undefined && (DIGIT.test(word) || INNER_CAPITAL.test(word) || (i > 0 && CAPITAL_START.test(word)));
 	const names = words.filter(isName);
@@ -53,14 +55,8 @@ function nameTerms(question: string, locale: Locale): { names: string[]; choices
 		}
 		if (group.length > 1) choices.push([...new Set(group.flatMap(word => analyze(word, locale)))]);
 	}
-	return { names: [...new Set(names.flatMap(word => analyze(word, locale)))], choices };
-}
-
-const LETTER = /\p{L}/u;
-
-function numeralNames(question: string): string[] {
-	const words = question.split(/\s+/).map(w => w.replace(EDGE_PUNCTUATION, "").toLowerCase());
-	return [...new Set(words.filter(word => DIGIT.test(word) && LETTER.test(word)))];
+	const numerals = [...new Set(words.filter(word => DIGIT.test(word) && LETTER.test(word)).map(word => word.toLowerCase()))];
+	return { names: [...new Set(names.flatMap(word => analyze(word, locale)))], choices, numerals };
 }
 
 const QUANTITY_PHRASES: Record<Locale, RegExp> = {
@@ -88,5 +84,5 @@ export function parseQuestion(question: string, locale: Locale): ParsedQuestion 
 	const written = nameTerms(question, locale);
 	const names = written.names.filter(term => terms.includes(term));
 	const choices = written.choices.map(group => group.filter(term => terms.includes(term))).filter(group => group.length > 1);
-	return { terms, names, choices, numerals: numeralNames(question), ...(expects ? { expects } : {}) };
+	return { terms, names, choices, numerals: written.numerals, ...(expects ? { expects } : {}) };
 }
