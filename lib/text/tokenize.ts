@@ -27,14 +27,22 @@ const ACRONYM_PLURAL = /^\p{Lu}{2,}s$/u;
 const NUMBER_WITH_UNIT = /^(\p{N}+)\p{L}+$/u;
 /** Longer "words" are hashes, base64 or glued garbage; they only bloat the index. */
 const MAX_TERM_LENGTH = 48;
-/** Distinct words are few compared with word occurrences; caching stems makes indexing ~5x faster. */
-const STEM_CACHE_LIMIT = 100_000;
+/**
+ * Distinct words are few compared with word occurrences, so each word's term (or its drop as a
+ * stop word) is kept: accent folding, the stop-word check and stemming run once per distinct word.
+ * A locale's cache is emptied when it holds this many words.
+ */
+const WORD_CACHE_LIMIT = 100_000;
 
 const stemmers: Record<Locale, Stemmer> = {
 	en: newStemmer("english"),
 	es: newStemmer("spanish")
 };
-const stemCaches: Record<Locale, Map<string, string>> = { en: new Map(), es: new Map() };
+/** Per locale: a lower-case word → its term, "" when the word is dropped. */
+const wordTerms: Record<Locale, Map<string, string>> = { en: new Map(), es: new Map() };
+
+/** Only ASCII: lower-casing is then the whole normalisation, and there is no accent to fold. */
+const NOT_ASCII = /[^\x00-\x7f]/;
 
 /**
  * Removes accents but keeps "ñ": "garantía" → "garantia", "año" stays "año" (folding it would merge
@@ -65,22 +73,25 @@ function canonicalSpanish(folded: string): string {
 }
 
 function stem(word: string, locale: Locale): string {
-	const cache = stemCaches[locale];
-	let stemmed = cache.get(word);
-	if (stemmed === undefined) {
-		const folded = foldAccents(word);
-		stemmed = foldAccents(stemmers[locale].stem(locale === "es" ? canonicalSpanish(folded) : folded));
-		if (cache.size >= STEM_CACHE_LIMIT) cache.clear();
-		cache.set(word, stemmed);
-	}
-	return stemmed;
+	const folded = foldAccents(word);
+	return foldAccents(stemmers[locale].stem(locale === "es" ? canonicalSpanish(folded) : folded));
+}
+
+/** The term of a lower-case word, or "" when it is dropped: a stop word, or a lone letter. */
+function termOf(word: string, locale: Locale): string {
+	if (isStopWord(foldAccents(word), locale)) return "";
+	if (word.length === 1 && !/\p{N}/u.test(word)) return "";
+	return stem(word, locale);
 }
 
 function pushWord(word: string, locale: Locale, out: string[]): void {
-	const folded = foldAccents(word);
-	if (isStopWord(folded, locale)) return;
-	if (word.length === 1 && !/\p{N}/u.test(word)) return;
-	const term = stem(word, locale);
+	const cache = wordTerms[locale];
+	let term = cache.get(word);
+	if (term === undefined) {
+		term = termOf(word, locale);
+		if (cache.size >= WORD_CACHE_LIMIT) cache.clear();
+		cache.set(word, term);
+	}
 	if (term) out.push(term);
 }
 
@@ -90,11 +101,12 @@ const CAMEL_JOINT = /(?<=\p{Ll})(?=\p{Lu})/u;
 /** Turns text into index terms for the locale (see the file comment). Order and repeats are kept. */
 export function analyze(text: string, locale: Locale): string[] {
 	const terms: string[] = [];
-	const normalized = text.normalize("NFKC").replace(APOSTROPHES, "'");
+	const normalized = NOT_ASCII.test(text) ? text.normalize("NFKC").replace(APOSTROPHES, "'") : text;
 	for (const match of normalized.matchAll(TOKEN)) {
 		const original = match[0];
 		if (original.length > MAX_TERM_LENGTH) continue;
-		const token = normalizeText(original);
+		const ascii = !NOT_ASCII.test(original);
+		const token = ascii ? original.toLowerCase() : normalizeText(original);
 		// A lone letter is dropped as noise ("e.g.", "x"), but one glued to a symbol is a name: "%j JSON" answers "%j".
 		if (original.length === 1 && match.index > 0 && SYMBOL_BEFORE_LETTER.has(normalized.charAt(match.index - 1)) && /\p{L}/u.test(original)) {
 			terms.push(token);
@@ -105,9 +117,10 @@ export function analyze(text: string, locale: Locale): string[] {
 			continue;
 		}
 		// "maxRetries", "getSetCookies": the whole name, and its words ("max", "retries").
-		const camelParts = original.split(CAMEL_JOINT);
-		if (COMPOUND_SEPARATOR.test(token) || camelParts.length > 1) {
-			terms.push(foldAccents(token));
+		// An ASCII word with no capital (lower-casing left it as it was) has no camelCase joint.
+		const camel = (!ascii || token !== original) && CAMEL_JOINT.test(original);
+		if (COMPOUND_SEPARATOR.test(token) || camel) {
+			terms.push(ascii ? token : foldAccents(token));
 			for (const part of original.split(/[-_.]+/).flatMap(p => p.split(CAMEL_JOINT))) if (part) pushWord(normalizeText(part), locale, terms);
 			continue;
 		}

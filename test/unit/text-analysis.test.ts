@@ -65,6 +65,20 @@ describe("analyze", () => {
 		expect(foldAccents("canción")).toBe("cancion");
 	});
 
+	test("reads plain ASCII text and text needing Unicode normalisation into the same terms", () => {
+		// ASCII words skip normalisation and accent folding; compatibility forms (a ligature,
+		// full-width letters) must still meet their ASCII spelling.
+		expect(analyze("ﬁle ＰＤＦ maxRetries", "en")).toEqual(["file", "pdf", "maxretries", "max", "retri"]);
+		expect(analyze("file PDF maxRetries", "en")).toEqual(["file", "pdf", "maxretries", "max", "retri"]);
+		// A camelCase or hyphenated name with accents is split and folded as an ASCII one is.
+		expect(analyze("máxReintentos", "es")).toEqual(["maxreintentos", "max", "reintent"]);
+		expect(analyze("Garantía-Extendida", "es")).toEqual(["garantia-extendida", "garant", "extend"]);
+		// A word's term is remembered per locale: its second occurrence reads as the first did, and a
+		// dropped word stays dropped.
+		expect(analyze("Warranties warranties", "en")).toEqual(["warranti", "warranti"]);
+		expect(analyze("las LAS las", "es")).toEqual([]);
+	});
+
 	test("ignores punctuation-only and over-long tokens", () => {
 		expect(analyze("--- ... !!!", "en")).toEqual([]);
 		expect(analyze("x".repeat(60) + " kettle", "en")).toEqual(["kettl"]);
