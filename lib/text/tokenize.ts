@@ -72,16 +72,12 @@ function canonicalSpanish(folded: string): string {
 	return folded.replace(/cion$/, "ción").replace(/sion$/, "sión").replace(/ias?$/, m => (m === "ia" ? "ía" : "ías"));
 }
 
-function stem(word: string, locale: Locale): string {
-	const folded = foldAccents(word);
-	return foldAccents(stemmers[locale].stem(locale === "es" ? canonicalSpanish(folded) : folded));
-}
-
-/** The term of a lower-case word, or "" when it is dropped: a stop word, or a lone letter. */
+/** The term of a lower-case word (folded, stemmed), or "" when it is dropped: a stop word, or a lone letter. */
 function termOf(word: string, locale: Locale): string {
-	if (isStopWord(foldAccents(word), locale)) return "";
+	const folded = foldAccents(word);
+	if (isStopWord(folded, locale)) return "";
 	if (word.length === 1 && !/\p{N}/u.test(word)) return "";
-	return stem(word, locale);
+	return foldAccents(stemmers[locale].stem(locale === "es" ? canonicalSpanish(folded) : folded));
 }
 
 function pushWord(word: string, locale: Locale, out: string[]): void {
