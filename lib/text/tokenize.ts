@@ -91,6 +91,11 @@ function pushWord(word: string, locale: Locale, out: string[]): void {
 	if (term) out.push(term);
 }
 
+/** `normalizeText` of a word, which for an ASCII word is lower-casing alone. */
+function lowerWord(word: string, ascii: boolean): string {
+	return ascii ? word.toLowerCase() : normalizeText(word);
+}
+
 /** A lower-case letter followed by an upper-case one: the joint of a camelCase name. */
 const CAMEL_JOINT = /(?<=\p{Ll})(?=\p{Lu})/u;
 
@@ -102,7 +107,7 @@ export function analyze(text: string, locale: Locale): string[] {
 		const original = match[0];
 		if (original.length > MAX_TERM_LENGTH) continue;
 		const ascii = !NOT_ASCII.test(original);
-		const token = ascii ? original.toLowerCase() : normalizeText(original);
+		const token = lowerWord(original, ascii);
 		// A lone letter is dropped as noise ("e.g.", "x"), but one glued to a symbol is a name: "%j JSON" answers "%j".
 		if (original.length === 1 && match.index > 0 && SYMBOL_BEFORE_LETTER.has(normalized.charAt(match.index - 1)) && /\p{L}/u.test(original)) {
 			terms.push(token);
@@ -117,7 +122,7 @@ export function analyze(text: string, locale: Locale): string[] {
 		const camel = (!ascii || token !== original) && CAMEL_JOINT.test(original);
 		if (COMPOUND_SEPARATOR.test(token) || camel) {
 			terms.push(ascii ? token : foldAccents(token));
-			for (const part of original.split(/[-_.]+/).flatMap(p => p.split(CAMEL_JOINT))) if (part) pushWord(normalizeText(part), locale, terms);
+			for (const part of original.split(/[-_.]+/).flatMap(p => p.split(CAMEL_JOINT))) if (part) pushWord(lowerWord(part, ascii), locale, terms);
 			continue;
 		}
 		// "PDFs" is "PDF" (the stemmer keeps the "s" of a word without a vowel before it).
