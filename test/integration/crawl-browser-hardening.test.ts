@@ -186,7 +186,10 @@ describe("a renderer allowing one render at a time", () => {
 
 	it("renders one page at a time; the others wait their turn and then succeed", async () => {
 		slowPeak = 0;
-		const renders = Array.from({ length: 3 }, () => single.render(`http://public.test:${site.port}/slow`, world));
+		// The time limit covers the wait for a turn and this renderer's first Chromium launch, which
+		// takes seconds when the other test worker is busy too; the test is about order, not speed.
+		const patient = { ...world, timeoutMs: 40_000 };
+		const renders = Array.from({ length: 3 }, () => single.render(`http://public.test:${site.port}/slow`, patient));
 		await settle(50);
 		expect(single.load()).toEqual({ running: 1, waiting: 2 });
 		const pages = await Promise.all(renders);
