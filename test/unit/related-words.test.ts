@@ -1,5 +1,6 @@
 import * as path from "node:path";
-import { decodeRelatedWords, encodeRelatedWords, readRelatedWords } from "../../lib/text/related-words";
+import { lexiconFor } from "../../lib/answer/lexicon";
+import { decodeRelatedWords, encodeRelatedWords, OPPOSITE, readRelatedWords } from "../../lib/text/related-words";
 import { analyze } from "../../lib/text/tokenize";
 
 const term = (word: string) => analyze(word, "en")[0];
@@ -24,6 +25,36 @@ describe("related words file", () => {
 		expect(words.relatedness("keep", "keep")).toBe(0);
 	});
 
+	test("an opposite wins over any relatedness of the same pair, in either order", () => {
+		const words = decodeRelatedWords(
+			encodeRelatedWords([
+				{ a: "long", b: "short", strength: 0.7 },
+				{ a: "short", b: "long", strength: OPPOSITE },
+				{ a: "max", b: "min", strength: OPPOSITE },
+				{ a: "min", b: "max", strength: 0.9 },
+				{ a: "keep", b: "retain", strength: 0.9 }
+			])
+		);
+		expect(words.opposite("long", "short")).toBe(true);
+		expect(words.opposite("min", "max")).toBe(true);
+		expect(words.relatedness("short", "long")).toBe(0);
+		expect(words.relatedness("max", "min")).toBe(0);
+		expect(words.opposite("keep", "retain")).toBe(false);
+		expect(words.opposite("keep", "unknown")).toBe(false);
+		expect(words.relatedness("keep", "retain")).toBeCloseTo(0.9);
+	});
+
+	test("the English lexicon never relates opposites, though the word vectors put them close", () => {
+		const { related } = lexiconFor("en");
+		const relatedness = (a: string, b: string) => related?.(term(a), term(b)) ?? -1;
+		for (const [a, b] of [["longest", "shortest"], ["increase", "decrease"], ["accept", "reject"], ["open", "close"], ["maximum", "minimum"], ["enable", "disable"]]) {
+			expect([a, b, relatedness(a, b)]).toEqual([a, b, 0]);
+		}
+		// Synonyms and close words still are.
+		expect(relatedness("begin", "start")).toBeGreaterThan(0.5);
+		expect(relatedness("wait", "delay")).toBeGreaterThan(0.5);
+	});
+
 	test("refuses a file of another kind, and reads an absent file as none", () => {
 		expect(() => decodeRelatedWords(Buffer.from("not gzip"))).toThrow();
 		expect(readRelatedWords(path.join(__dirname, "no-such-file.bin"))).toBeUndefined();
@@ -38,6 +69,11 @@ describe("related words file", () => {
 		expect(related("purchase", "buy")).toBeGreaterThan(0.5);
 		expect(related("fail", "failure")).toBeGreaterThan(0.5);
 		expect(related("kettle", "invoice")).toBe(0);
+		const opposite = (a: string, b: string) => words?.opposite(term(a), term(b));
+		expect(opposite("shortest", "longest")).toBe(true);
+		expect(opposite("larger", "smaller")).toBe(true);
+		expect(opposite("include", "exclude")).toBe(true);
+		expect(opposite("begin", "start")).toBe(false);
 		expect(related("price", "weather")).toBe(0);
 	});
 });
