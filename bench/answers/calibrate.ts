@@ -34,8 +34,12 @@ import { answersQuestion as holds } from "./evaluate";
  * answers, so the threshold aims lower until a signal that can tell them apart exists.
  */
 const TARGET_OOS_DECLINED = 0.8;
-/** Every decision feature evidence.ts offers; the fit keeps the set that does best in cross-validation. */
-const ALL_DECISION_FEATURES: Array<keyof DecisionFeatures> = ["best", "margin", "exact", "focusMissing", "typeMissing", "unknown", "retrieval", "covered", "missingSpecific", "typeFound"];
+/**
+ * Every decision feature evidence.ts offers that is not a rule (calibration.ts `declinedByRule`:
+ * a missing name or a missing kind of answer declines outright, so among the questions the model
+ * weighs both are always 0); the fit keeps the set that does best in cross-validation.
+ */
+const ALL_DECISION_FEATURES: Array<keyof DecisionFeatures> = ["best", "margin", "exact", "focusMissing", "unknown", "retrieval", "covered", "missingSpecific", "typeFound"];
 /**
  * Candidate feature sets of the decision, from the fullest to a few robust signals. Measured and
  * dropped (no cross-validated gain at the same share declined): the weight share of the heaviest
@@ -45,11 +49,11 @@ const ALL_DECISION_FEATURES: Array<keyof DecisionFeatures> = ["best", "margin", 
  */
 const FEATURE_SETS: Array<Array<keyof DecisionFeatures>> = [
 	ALL_DECISION_FEATURES,
-	["best", "margin", "exact", "focusMissing", "typeMissing", "unknown", "retrieval"],
-	["best", "margin", "covered", "missingSpecific", "typeFound", "typeMissing", "unknown", "retrieval"],
-	["best", "margin", "covered", "missingSpecific", "typeMissing", "unknown"],
-	["best", "margin", "typeMissing", "unknown"],
-	["covered", "missingSpecific", "typeFound", "typeMissing", "unknown", "retrieval", "margin"]
+	["best", "margin", "exact", "focusMissing", "unknown", "retrieval"],
+	["best", "margin", "covered", "missingSpecific", "typeFound", "unknown", "retrieval"],
+	["best", "margin", "covered", "missingSpecific", "unknown"],
+	["best", "margin", "unknown"],
+	["covered", "missingSpecific", "typeFound", "unknown", "retrieval", "margin"]
 ];
 const L2_CHOICES = [0.01, 0.05];
 /** Threshold targets tried on the training folds: `TARGET_OOS_DECLINED` and a little above it, which leaves room for new questions. */

@@ -1,4 +1,5 @@
 import { expectedAnswerType, holdsAnswerType } from "../../lib/answer/answer-type";
+import { declinedByRule } from "../../lib/answer/calibration";
 import { extractiveAnswer, weighEvidence } from "../../lib/answer/extractive";
 import { formRelatedness } from "../../lib/answer/evidence";
 import { lexiconFor } from "../../lib/answer/lexicon";
@@ -111,6 +112,22 @@ describe("expected answer type", () => {
 		};
 		expect(await about("How many Zephyr-9 kettles have been made?")).toEqual({ typeFound: 0, typeMissing: 1 });
 		expect(await about("How many Aurora kettles have been made?")).toEqual({ typeFound: 1, typeMissing: 0 });
+	});
+
+	test("a best passage without the kind of answer asked for is declined by rule, however much it shares", async () => {
+		const handbook = page("handbook", "The Zephyr-9 kettle warranty lasts 37 months from the date of purchase. The limited-edition Aurora kettle was made in a batch of exactly 4,812 units.");
+		const ask = async (question: string) => {
+			const hits = await retrieve([handbook], question, "en");
+			return { evidence: weighEvidence({ question, locale: "en", hits, ...lexiconFor("en") }), answer: extractiveAnswer({ question, locale: "en", hits, ...lexiconFor("en") }) };
+		};
+		const zephyr = await ask("How many Zephyr-9 kettles have been made?");
+		expect(zephyr.evidence.features).toMatchObject({ typeMissing: 1, missingName: 0 });
+		expect(declinedByRule(zephyr.evidence.features)).toBe(true);
+		expect(zephyr.evidence.probability).toBe(0);
+		expect(zephyr.answer).toMatchObject({ answered: false, citations: [] });
+		const aurora = await ask("How many Aurora kettles have been made?");
+		expect(declinedByRule(aurora.evidence.features)).toBe(false);
+		expect(aurora.answer).toMatchObject({ answered: true, text: expect.stringContaining("4,812") });
 	});
 
 });
