@@ -132,7 +132,7 @@ function main(): void {
 	fs.mkdirSync(path.dirname(OUT), { recursive: true });
 	fs.writeFileSync(OUT, file);
 	const opposites = pairs.filter(p => p.strength === OPPOSITE).length;
-	console.log(`${pairs.length} relations (${opposites} of them opposites) from ${dict}: ${OUT} (${(file.length / 1e6).toFixed(2)} MB)`);
+	console.log(`${pairs.length} relations (${opposites} of them opposites), before duplicates are merged, from ${dict}: ${OUT} (${(file.length / 1e6).toFixed(2)} MB)`);
 }
 
 main();

@@ -35,16 +35,28 @@ export interface LexiconParts {
 	relatedWords?: boolean;
 }
 
+/**
+ * The stronger of the two signals, except that WordNet's opposites are never related, however close
+ * the vectors put them (related-words.ts says why). Opposites have no WordNet relatedness of their
+ * own, so the opposite lookup is needed only when the vectors say more than WordNet.
+ */
+function combinedRelatedness(byVectors: RelatednessFn | undefined, words: RelatedWords | undefined): RelatednessFn | undefined {
+	if (!words) return byVectors;
+	if (!byVectors) return (a, b) => words.relatedness(a, b);
+	return (a, b) => {
+		const listed = words.relatedness(a, b);
+		const close = byVectors(a, b);
+		if (close <= listed) return listed;
+		return words.opposite(a, b) ? 0 : close;
+	};
+}
+
 /** The lexicon of the locale; empty when the locale has none. */
 export function lexiconFor(locale: Locale, parts: LexiconParts = {}): Lexicon {
 	if (locale !== "en") return {};
 	loadLexicons();
 	const vectors = parts.vectors === false ? undefined : english?.vectors;
 	const words = parts.relatedWords === false ? undefined : english?.words;
-	const byVectors = vectors ? vectorRelatedness(vectors) : undefined;
-	const signals = [byVectors, words && ((a: string, b: string) => words.relatedness(a, b))].filter((f): f is RelatednessFn => f !== undefined);
-	const strongest: RelatednessFn | undefined = signals.length === 0 ? undefined : signals.length === 1 ? signals[0] : (a, b) => Math.max(signals[0](a, b), signals[1](a, b));
-	// Opposites are never related, however close the vectors put them (related-words.ts says why).
-	const related: RelatednessFn | undefined = strongest && words ? (a, b) => (words.opposite(a, b) ? 0 : strongest(a, b)) : strongest;
+	const related = combinedRelatedness(vectors ? vectorRelatedness(vectors) : undefined, words);
 	return { ...(related ? { related } : {}), ...(vectors ? { rank: (term: string) => vectors.rank(term) } : {}) };
 }
