@@ -123,6 +123,8 @@ export interface DecisionFeatures {
 	typeFound: number;
 	/** 1 when a word the question writes as a name ("Aurora", "HTTP/2") is not matched by the best passage. */
 	missingName: number;
+	/** 1 when the question offers alternatives ("in seconds or in milliseconds?") and the best passage matches none of them. */
+	missingChoice: number;
 }
 
 interface Credit {
@@ -231,6 +233,13 @@ export interface ScoringOptions {
 	expects?: AnswerType;
 	/** Feature weights of the passage score; `RANKER` unless a fit is trying others. */
 	ranker?: Readonly<Record<string, number>>;
+}
+
+/** True when the question offers alternatives and the passage holds none of one choice's terms in any way. */
+function missingChoice(question: WeightedQuestion, best: ScoredPassage | undefined): boolean {
+	if (!best) return question.choices.length > 0;
+	const unmatched = new Set(best.unmatched.map(u => u.term));
+	return question.choices.some(choice => choice.every(term => unmatched.has(term)));
 }
 
 /** True when the passage lacks a name the question writes, unless it holds another of the choices that name was offered with. */
@@ -383,7 +392,8 @@ export function scorePassages(question: WeightedQuestion, passages: readonly Pas
 				covered: best ? best.features.exact + best.features.heading + best.features.related : 0,
 				missingSpecific,
 				typeFound: best?.features.typeFound ?? 0,
-				missingName: missingName(question, best) ? 1 : 0
+				missingName: missingName(question, best) ? 1 : 0,
+				missingChoice: missingChoice(question, best) ? 1 : 0
 			};
 		}
 	};

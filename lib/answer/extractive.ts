@@ -106,7 +106,10 @@ export function weighEvidence({ question, locale, hits, history = [], related, r
 	const sorted = [...scoring.scored].sort((a, b) => b.score - a.score || a.passage.hitRank - b.passage.hitRank);
 	const seen = new Set<string>();
 	const ranked = sorted.filter(s => (seen.has(s.passage.chunk.id) ? false : (seen.add(s.passage.chunk.id), true)));
-	const features = scoring.features(ranked[0], ranked[1]);
+	// The runner-up is the best passage elsewhere: chunks overlap, so the same sentences met again
+	// in the next chunk are no rival, and would make a clear answer look contested.
+	const runnerUp = ranked[0] && ranked.find(s => s !== ranked[0] && !overlaps(s.passage, ranked[0].passage));
+	const features = scoring.features(ranked[0], runnerUp);
 	const best = ranked[0] && { ...ranked[0], passage: withoutLeadIn(ranked[0].passage, weighted.terms) };
 	const second = best && complement(best, sorted);
 	return { best, features, probability: weighted.terms.size === 0 ? 0 : answerProbability(features, model?.decision), ranked, candidates: sorted, ...(second ? { second } : {}) };

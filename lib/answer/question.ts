@@ -18,8 +18,10 @@ export interface ParsedQuestion {
 	 */
 	names: string[];
 	/**
-	 * Names offered as choices ("1000 or 1024", "¿HTTP/2 o HTTP/3?"): the terms of each group. A
-	 * passage that holds one of them answers the choice, so the others are not missing from it.
+	 * Alternatives the question offers ("in seconds or in milliseconds", "1000 or 1024", "¿HTTP/2 o
+	 * HTTP/3?"): per "or", the terms of the words it joins, less the terms both sides share. A
+	 * passage that holds one of them answers the choice, so the others are not missing from it;
+	 * one that holds none does not answer.
 	 */
 	choices: string[][];
 	/**
@@ -37,26 +39,49 @@ const EDGE_PUNCTUATION = /^[\p{P}\p{S}]+|[\p{P}\p{S}]+$/gu;
 
 /** The word joining two choices. */
 const OR: Record<Locale, ReadonlySet<string>> = { en: new Set(["or"]), es: new Set(["o", "u"]) };
+/** Words that may stand before each choice without naming one ("per key or per address"); stop words are passed over too. */
+const CHOICE_LEAD_INS: Record<Locale, ReadonlySet<string>> = { en: new Set(["per", "via"]), es: new Set(["vía"]) };
+/** After "or", these make it no choice: "whether or not", "10 or more", "Node 18 or later", "o más". */
+const NOT_A_CHOICE_AFTER: Record<Locale, ReadonlySet<string>> = {
+	en: new Set(["not", "no", "more", "less", "fewer", "later", "earlier", "newer", "older", "above", "below", "higher", "lower", "so", "else", "otherwise"]),
+	es: new Set(["no", "más", "mas", "menos", "así", "similar", "similares"])
+};
 
 const LETTER = /\p{L}/u;
+
+/** The terms of the nearest word from `from` in direction `step` that names something, if any. */
+function nearestTerms(words: readonly string[], from: number, step: 1 | -1, locale: Locale): string[] {
+	for (let i = from; i >= 0 && i < words.length && !OR[locale].has(words[i].toLowerCase()); i += step) {
+		if (CHOICE_LEAD_INS[locale].has(words[i].toLowerCase())) continue;
+		const terms = analyze(words[i], locale);
+		if (terms.length > 0) return terms;
+	}
+	return [];
+}
+
+/** Per "or" between two words that name something, the terms that tell the two sides apart. */
+function choiceGroups(words: readonly string[], locale: Locale): string[][] {
+	const groups: string[][] = [];
+	words.forEach((word, i) => {
+		if (!OR[locale].has(word.toLowerCase()) || NOT_A_CHOICE_AFTER[locale].has(words[i + 1]?.toLowerCase() ?? "")) return;
+		const before = nearestTerms(words, i - 1, -1, locale);
+		const after = nearestTerms(words, i + 1, 1, locale);
+		const distinct = [...before.filter(term => !after.includes(term)), ...after.filter(term => !before.includes(term))];
+		if (before.length === 0 || after.length === 0 || distinct.length === 0) return;
+		// "A or B or C" is one choice: a pair sharing a term with the last group joins it.
+		const last = groups.at(-1);
+		if (last && before.some(term => last.includes(term))) last.push(...distinct.filter(term => !last.includes(term)));
+		else groups.push([...new Set(distinct)]);
+	});
+	return groups;
+}
 
 function nameTerms(question: string, locale: Locale): { names: string[]; choices: string[][]; numerals: string[] } {
 	const words = question.split(/\s+/).map(w => w.replace(EDGE_PUNCTUATION, "")).filter(Boolean);
 	const isName = (word: string | undefined, i: number) => word !== undefined && (DIGIT.test(word) || INNER_CAPITAL.test(word) || (i > 0 && CAPITAL_START.test(word)));
 	const names = words.filter(isName);
-	// Runs of names joined by "or": "A or B or C" is one choice.
-	const choices: string[][] = [];
-	for (let i = 0; i < words.length; i++) {
-		if (!isName(words[i], i)) continue;
-		const group = [words[i]];
-		while (OR[locale].has(words[i + 1]?.toLowerCase() ?? "") && isName(words[i + 2], i + 2)) {
-			group.push(words[i + 2]);
-			i += 2;
-		}
-		if (group.length > 1) choices.push([...new Set(group.flatMap(word => analyze(word, locale)))]);
-	}
 	const numerals = [...new Set(words.filter(word => DIGIT.test(word) && LETTER.test(word)).map(word => word.toLowerCase()))];
-	return { names: [...new Set(names.flatMap(word => analyze(word, locale)))], choices, numerals };
+	return { names: [...new Set(names.flatMap(word => analyze(word, locale)))], choices: choiceGroups(words, locale), numerals };
 }
 
 const QUANTITY_PHRASES: Record<Locale, RegExp> = {

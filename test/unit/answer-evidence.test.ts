@@ -183,13 +183,36 @@ describe("names in a question", () => {
 
 	test("names offered as choices are one choice: the passage needs only the one it holds", () => {
 		expect(parseQuestion("Is a kilobyte 1000 or 1024 bytes for this parser?", "en").choices).toEqual([["1000", "1024"]]);
-		expect(parseQuestion("¿Admite HTTP/2 o HTTP/3?", "es").choices).toEqual([["http", "2", "3"]]);
+		// What both sides share ("HTTP") tells them apart from nothing.
+		expect(parseQuestion("¿Admite HTTP/2 o HTTP/3?", "es").choices).toEqual([["2", "3"]]);
 		expect(parseQuestion("Does the Aurora use 1000 watts?", "en").choices).toEqual([]);
 		const units: Chunk = { id: "u1", chatbotId: "bot", sourceId: "bytes", ordinal: 0, text: "Units are binary: 1kb = 1024 bytes, 1mb = 1024 kb.", title: "bytes", kind: "text" };
 		const hits = [{ chunk: units, score: 2 }];
 		expect(weighEvidence({ question: "Is a kilobyte 1000 or 1024 bytes for this parser?", locale: "en", hits }).features.missingName).toBe(0);
 		// Neither choice held: the names are missing.
 		expect(weighEvidence({ question: "Is a kilobyte 1000 or 999 bytes for this parser?", locale: "en", hits }).features.missingName).toBe(1);
+	});
+
+	test("any alternatives joined by 'or' are a choice; 'or not', 'or later' and the like are not", () => {
+		const choices = (question: string, locale: Locale = "en") => parseQuestion(question, locale).choices;
+		expect(choices("Is clientTtl given in seconds or in milliseconds?")).toEqual([["second", "millisecond"]]);
+		expect(choices("Are budgets tracked per API key or per address?")).toEqual([["key", "address"]]);
+		expect(choices("¿Los límites se cuentan por clave o por IP?", "es")).toEqual([["clav", "ip"]]);
+		expect(choices("Does it work in Chrome or Firefox or Safari?")).toEqual([["chrome", "firefox", "safari"]]);
+		expect(choices("Does it run whether or not the page loads?")).toEqual([]);
+		expect(choices("Does it need Node 18 or later?")).toEqual([]);
+		expect(choices("¿Hacen falta 10 o más?", "es")).toEqual([]);
+	});
+
+	test("a passage that holds none of the alternatives offered does not answer the choice", () => {
+		const pool: Chunk = { id: "p1", chatbotId: "bot", sourceId: "pool", ordinal: 0, text: "clientTtl sets how long a Client instance stays in the Pool before it is closed. Default: null.", title: "Pool", kind: "text" };
+		const hits = [{ chunk: pool, score: 3 }];
+		const neither = weighEvidence({ question: "Is clientTtl given in seconds or in milliseconds?", locale: "en", hits });
+		expect(neither.features.missingChoice).toBe(1);
+		expect(neither.probability).toBe(0);
+		expect(extractiveAnswer({ question: "Is clientTtl given in seconds or in milliseconds?", locale: "en", hits }).answered).toBe(false);
+		const stated: Chunk = { ...pool, id: "p2", text: "clientTtl is the time in milliseconds a Client instance stays in the Pool before it is closed. Default: null." };
+		expect(weighEvidence({ question: "Is clientTtl given in seconds or in milliseconds?", locale: "en", hits: [{ chunk: stated, score: 3 }] }).features.missingChoice).toBe(0);
 	});
 
 	test("an answer that lacks a name the question writes is declined; the same passage answers the question naming its product", () => {
