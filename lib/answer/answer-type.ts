@@ -79,23 +79,42 @@ const CURRENCY_SIGNS = "[$€£¥]";
 const IDENTIFIER = /\p{Ll}\p{Lu}|[\p{L}\p{N}]_|_[\p{L}\p{N}]|\p{L}\(|\p{L}[-/]\p{L}|(?:^|\s)\/\p{L}|--\p{L}/u;
 
 const HOLDS_CLOCK = /\b\p{N}{1,2}[:.h]\p{N}{2}\b|\b\p{N}{1,2}\s?(?:am|pm|a\.m\.|p\.m\.)/iu;
+/**
+ * A time of day in words, for pages that spell their times out: an hour after a word that places
+ * it ("leaves at seven", "a las siete", not "at seven days"), or a named point of the day.
+ */
+const HOUR_LEADS: Record<Locale, string> = { en: "at|by|from|until|till|before", es: "a" };
+const HOURS_IN_WORDS: Record<Locale, string> = {
+	en: "(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)(?: o'clock)?",
+	es: "la una|las (?:dos|tres|cuatro|cinco|seis|siete|ocho|nueve|diez|once|doce)"
+};
+const POINTS_OF_DAY: Record<Locale, string> = { en: "noon|midnight|midday", es: "mediod[ií]a|medianoche" };
 
 function build(locale: Locale): Record<Exclude<AnswerType, "count">, RegExp> {
 	const units = TIME_UNITS[locale];
 	const quantity = `(?:\\p{N}[\\p{N}.,]{0,20}|${NUMBER_WORDS[locale]}|${locale === "en" ? "an?" : "un|una"})`;
 	return {
+		// An amount in figures or in words ("nine euros", "dos dólares").
 		money: new RegExp(
-			`${CURRENCY_SIGNS}\\s?\\p{N}|\\p{N}\\s?${CURRENCY_SIGNS}|\\b\\p{N}[\\p{N}.,]{0,20}\\s?(?:${CURRENCY_WORDS})\\b|\\b(?:free of charge|gratis|gratuito|gratuita|no cost|sin coste|sin costo)\\b`,
+			`${CURRENCY_SIGNS}\\s?\\p{N}|\\p{N}\\s?${CURRENCY_SIGNS}|\\b\\p{N}[\\p{N}.,]{0,20}\\s?(?:${CURRENCY_WORDS})\\b|\\b(?:${NUMBER_WORDS[locale]})\\s(?:${CURRENCY_WORDS})\\b|\\b(?:free of charge|gratis|gratuito|gratuita|no cost|sin coste|sin costo)\\b`,
 			"iu"
 		),
-		duration: new RegExp(`\\b${quantity}[\\s-]?(?:${units})\\b|\\b(?:forever|indefinitely|para siempre|indefinidamente)\\b`, "iu"),
+		// A length, or none at all: "at once" answers "how long until it stops working?", "never
+		// expires" answers "how long does a key last?".
+		duration: new RegExp(
+			`\\b${quantity}[\\s-]?(?:${units})\\b|\\b(?:forever|indefinitely|immediately|instantly|at once|right away|never expires?|para siempre|indefinidamente|inmediatamente|al instante|de inmediato|enseguida|nunca caduca)\\b`,
+			"iu"
+		),
 		frequency: new RegExp(
 			locale === "en"
 				? `\\b(?:every|each|per|a|an)\\s(?:\\p{N}[\\p{N}.,]{0,20}\\s)?(?:${units})\\b|\\b(?:hourly|daily|weekly|monthly|yearly|annually|once|twice|\\p{N}+ times)\\b`
 				: `\\b(?:cada|por|al|a la)\\s(?:\\p{N}[\\p{N}.,]{0,20}\\s)?(?:${units})\\b|\\b(?:diario|diaria|semanal|mensual|anual|una vez|dos veces|\\p{N}+ veces)\\b`,
 			"iu"
 		),
-		clock: HOLDS_CLOCK,
+		clock: new RegExp(
+			`${HOLDS_CLOCK.source}|\\b(?:${HOUR_LEADS[locale]})\\s(?:${HOURS_IN_WORDS[locale]})\\b(?!\\s(?:${units}|${CURRENCY_WORDS})\\b)|\\b(?:${POINTS_OF_DAY[locale]})\\b`,
+			"iu"
+		),
 		number: new RegExp(`\\p{N}|\\b(?:${NUMBER_WORDS[locale]})\\b`, "iu"),
 		identifier: IDENTIFIER
 	};

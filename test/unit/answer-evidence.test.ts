@@ -62,6 +62,17 @@ describe("expected answer type", () => {
 		expect(holdsAnswerType("La sesión dura 72 horas.", "duration", "es")).toBe(true);
 		expect(holdsAnswerType("El plan Pro cuesta 20 €.", "money", "es")).toBe(true);
 		expect(holdsAnswerType("The text layer of every page.", "number", "en")).toBe(false);
+		// Amounts and hours written in words, as a small business's page spells them.
+		expect(holdsAnswerType("A single crossing costs nine euros.", "money", "en")).toBe(true);
+		expect(holdsAnswerType("El billete cuesta dos euros.", "money", "es")).toBe(true);
+		expect(holdsAnswerType("Nine crossings a day.", "money", "en")).toBe(false);
+		expect(holdsAnswerType("The morning ferry leaves at seven from the north pier.", "clock", "en")).toBe(true);
+		expect(holdsAnswerType("The desk closes at noon on Fridays.", "clock", "en")).toBe(true);
+		expect(holdsAnswerType("El ferry sale a las siete.", "clock", "es")).toBe(true);
+		expect(holdsAnswerType("It is kept at seven days.", "clock", "en")).toBe(false);
+		expect(holdsAnswerType("The ferry leaves from the north pier.", "clock", "en")).toBe(false);
+		expect(holdsAnswerType("Revoke a key and it stops working at once.", "duration", "en")).toBe(true);
+		expect(holdsAnswerType("La clave deja de funcionar de inmediato.", "duration", "es")).toBe(true);
 		for (const code of ["Call getCookies first.", "Keys start with cbk_live_.", "Send Retry-After.", "Call enable() once.", "POST to /mcp.", "Run with --verbose.", "Then tools/list."]) {
 			expect(holdsAnswerType(code, "identifier", "en")).toBe(true);
 		}
@@ -252,6 +263,17 @@ describe("passage answers", () => {
 			"Our team is based in Leeds. The help desk answers on weekdays between 09:00 and 17:00."
 		].join("\n")
 	);
+
+	test("a price or an hour spelled out in words answers a question asking for one", async () => {
+		const fares = page("fares", "The morning ferry leaves at seven from the north pier. A single crossing costs nine euros and bicycles ride free.");
+		for (const [question, expected] of [
+			["How much does a single crossing cost?", "nine euros"],
+			["What time does the morning ferry leave?", "at seven"]
+		]) {
+			const answer = extractiveAnswer({ question, locale: "en", hits: await retrieve([fares], question, "en"), ...lexiconFor("en") });
+			expect([question, answer.answered, answer.text.includes(expected)]).toEqual([question, true, true]);
+		}
+	});
 
 	test("declines a near miss that asks for a price the page does not give", async () => {
 		const question = "How much does the Pro plan cost per month?";
