@@ -66,16 +66,18 @@ const TIME_UNITS: Record<Locale, string> = {
 	es: "ms|milisegundos?|segundos?|s|minutos?|min|horas?|h|d[ií]as?|semanas?|mes|meses|a[nñ]os?"
 };
 
+/** Currency names after an amount, in either language ("14 euros", "5 dólares"). */
+const CURRENCY_WORDS = "euros?|dollars?|usd|eur|gbp|cents?|pounds?|d[oó]lares|c[eé]ntimos";
+/** Currency codes written before an amount ("EUR 9", "USD 20"). */
+const CURRENCY_CODES = "usd|eur|gbp|chf|jpy|cad|aud|mxn|ars|clp|cop";
+/** Currency signs, before or after an amount. */
+const CURRENCY_SIGNS = "[$€£¥]";
+
 /**
  * A name written as code: camelCase ("getCookies"), snake_case or a prefix ("cbk_live_"), a call
  * ("enable()"), a hyphenated or slashed name ("Retry-After", "data-chatbot", "tools/list"), a path
  * ("/mcp") or a flag ("--verbose"). Each alternative is a fixed run of classes, no quantifier at all.
  */
-/** Currency names after an amount, in either language ("14 euros", "5 dólares"). */
-const CURRENCY_WORDS = "euros?|dollars?|usd|eur|gbp|cents?|pounds?|d[oó]lares|c[eé]ntimos";
-/** Currency signs, before or after an amount. */
-const CURRENCY_SIGNS = "[$€£¥]";
-
 const IDENTIFIER = /\p{Ll}\p{Lu}|[\p{L}\p{N}]_|_[\p{L}\p{N}]|\p{L}\(|\p{L}[-/]\p{L}|(?:^|\s)\/\p{L}|--\p{L}/u;
 
 const HOLDS_CLOCK = /\b\p{N}{1,2}[:.h]\p{N}{2}\b|\b\p{N}{1,2}\s?(?:am|pm|a\.m\.|p\.m\.)/iu;
@@ -96,7 +98,7 @@ function build(locale: Locale): Record<Exclude<AnswerType, "count">, RegExp> {
 	return {
 		// An amount in figures or in words ("nine euros", "dos dólares").
 		money: new RegExp(
-			`${CURRENCY_SIGNS}\\s?\\p{N}|\\p{N}\\s?${CURRENCY_SIGNS}|\\b\\p{N}[\\p{N}.,]{0,20}\\s?(?:${CURRENCY_WORDS})\\b|\\b(?:${NUMBER_WORDS[locale]})\\s(?:${CURRENCY_WORDS})\\b|\\b(?:free of charge|gratis|gratuito|gratuita|no cost|sin coste|sin costo)\\b`,
+			`${CURRENCY_SIGNS}\\s?\\p{N}|\\p{N}\\s?${CURRENCY_SIGNS}|\\b(?:${CURRENCY_CODES})\\s?\\p{N}|\\b\\p{N}[\\p{N}.,]{0,20}\\s?(?:${CURRENCY_WORDS})\\b|\\b(?:${NUMBER_WORDS[locale]})\\s(?:${CURRENCY_WORDS})\\b|\\b(?:free of charge|gratis|gratuito|gratuita|no cost|sin coste|sin costo)\\b`,
 			"iu"
 		),
 		// A length, or none at all: "at once" answers "how long until it stops working?", "never

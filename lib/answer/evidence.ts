@@ -101,6 +101,12 @@ export interface DecisionFeatures {
 	margin: number;
 	exact: number;
 	focusMissing: number;
+	/**
+	 * 1 when the question expects a value (a price, a duration, a count, a number, a time of day)
+	 * and the best passage holds none. A code name ("which header…") is not counted here: pages
+	 * name a header or an option in plain words as often as in code ("the Authorization header"),
+	 * so its absence only lowers a passage's rank.
+	 */
 	typeMissing: number;
 	/**
 	 * Weight share of the heaviest own term that nothing retrieved knows: in no retrieved chunk,
@@ -242,12 +248,20 @@ function missingChoice(question: WeightedQuestion, best: ScoredPassage | undefin
 	return question.choices.some(choice => choice.every(term => unmatched.has(term)));
 }
 
-/** True when the passage lacks a name the question writes, unless it holds another of the choices that name was offered with. */
-function missingName(question: WeightedQuestion, best: ScoredPassage | undefined): boolean {
-	if (!best) return question.names.length > 0;
+/**
+ * True when the passage lacks a name the question writes, unless it holds another of the choices
+ * that name was offered with. `generic` names are the site's own vocabulary, not one thing among
+ * others, and need not be repeated.
+ */
+function missingName(question: WeightedQuestion, best: ScoredPassage | undefined, generic: ReadonlySet<string>): boolean {
+	const names = question.names.filter(name => !generic.has(name));
+	if (!best) return names.length > 0;
 	const unmatched = new Set(best.unmatched.map(u => u.term));
-	return question.names.some(name => unmatched.has(name) && !question.choices.some(choice => choice.includes(name) && choice.some(other => !unmatched.has(other))));
+	return names.some(name => unmatched.has(name) && !question.choices.some(choice => choice.includes(name) && choice.some(other => !unmatched.has(other))));
 }
+
+/** Share of the retrieved chunks from which an acronym is the site's common vocabulary ("API" on API docs). */
+const GENERIC_ACRONYM_SHARE = 0.25;
 
 export function scorePassages(question: WeightedQuestion, passages: readonly Passage[], locale: Locale, options: ScoringOptions = {}): Scoring {
 	const { related, rank, expects, ranker = RANKER } = options;
@@ -274,6 +288,10 @@ export function scorePassages(question: WeightedQuestion, passages: readonly Pas
 	// and not a common word in general use when the question has another: "single" or "make" can be
 	// rare in a few chunks, yet the answer need not repeat them.
 	const inPool = (term: string) => [...chunkTerms.values()].some(set => set.has(term));
+	// An acronym most retrieved chunks use ("API", "URL" on an API's docs) names the site's topic, not a product.
+	const genericAcronyms = new Set(
+		question.acronyms.filter(term => [...chunkTerms.values()].filter(set => set.has(term)).length >= Math.max(2, GENERIC_ACRONYM_SHARE * chunkTerms.size))
+	);
 	const pooled = ownWeights.filter(w => inPool(w.term));
 	const specific = pooled.filter(w => !isCommon(w.term));
 	const focus = (specific.length > 0 ? specific : pooled).reduce<TermWeight | undefined>((top, w) => (!top || w.weight > top.weight ? w : top), undefined);
@@ -385,14 +403,14 @@ export function scorePassages(question: WeightedQuestion, passages: readonly Pas
 				margin: best ? best.score - (runnerUp?.score ?? best.score - 1) : 0,
 				exact: best?.features.exact ?? 0,
 				focusMissing: best?.features.focusMissing ?? 1,
-				typeMissing: best?.features.typeMissing ?? 0,
+				typeMissing: expects === "identifier" ? 0 : (best?.features.typeMissing ?? 0),
 				unknown,
 				// BM25 magnitudes shrink on a tiny index (every IDF is small), so there the typical strength stands in.
 				retrieval: chunkTerms.size < SMALL_POOL ? Math.max(TYPICAL_RETRIEVAL, topScore / ownTerms) : topScore / ownTerms,
 				covered: best ? best.features.exact + best.features.heading + best.features.related : 0,
 				missingSpecific,
 				typeFound: best?.features.typeFound ?? 0,
-				missingName: missingName(question, best) ? 1 : 0,
+				missingName: missingName(question, best, genericAcronyms) ? 1 : 0,
 				missingChoice: missingChoice(question, best) ? 1 : 0
 			};
 		}

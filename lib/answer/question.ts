@@ -18,6 +18,11 @@ export interface ParsedQuestion {
 	 */
 	names: string[];
 	/**
+	 * The names written in capitals alone ("API", "HTML", "URL"): an acronym may be the topic of a
+	 * whole site rather than one product among others (evidence.ts reads how common it is there).
+	 */
+	acronyms: string[];
+	/**
 	 * Alternatives the question offers ("in seconds or in milliseconds", "1000 or 1024", "¿HTTP/2 o
 	 * HTTP/3?"): per "or", the terms of the words it joins, less the terms both sides share. A
 	 * passage that holds one of them answers the choice, so the others are not missing from it;
@@ -76,12 +81,21 @@ function choiceGroups(words: readonly string[], locale: Locale): string[][] {
 	return groups;
 }
 
-function nameTerms(question: string, locale: Locale): { names: string[]; choices: string[][]; numerals: string[] } {
+/** A word in capitals alone, two to five letters: "API", "URL", "HTML" (not "HTTP/2", not "Aurora"). */
+const ACRONYM = /^\p{Lu}{2,5}s?$/u;
+
+function nameTerms(question: string, locale: Locale): { names: string[]; acronyms: string[]; choices: string[][]; numerals: string[] } {
 	const words = question.split(/\s+/).map(w => w.replace(EDGE_PUNCTUATION, "")).filter(Boolean);
 	const isName = (word: string | undefined, i: number) => word !== undefined && (DIGIT.test(word) || INNER_CAPITAL.test(word) || (i > 0 && CAPITAL_START.test(word)));
 	const names = words.filter(isName);
 	const numerals = [...new Set(words.filter(word => DIGIT.test(word) && LETTER.test(word)).map(word => word.toLowerCase()))];
-	return { names: [...new Set(names.flatMap(word => analyze(word, locale)))], choices: choiceGroups(words, locale), numerals };
+	const acronyms = names.filter(word => ACRONYM.test(word));
+	return {
+		names: [...new Set(names.flatMap(word => analyze(word, locale)))],
+		acronyms: [...new Set(acronyms.flatMap(word => analyze(word, locale)))],
+		choices: choiceGroups(words, locale),
+		numerals
+	};
 }
 
 const QUANTITY_PHRASES: Record<Locale, RegExp> = {
@@ -108,6 +122,7 @@ export function parseQuestion(question: string, locale: Locale): ParsedQuestion 
 	if (terms.length === 0) terms = [...new Set(analyze(question, locale))];
 	const written = nameTerms(question, locale);
 	const names = written.names.filter(term => terms.includes(term));
+	const acronyms = written.acronyms.filter(term => names.includes(term));
 	const choices = written.choices.map(group => group.filter(term => terms.includes(term))).filter(group => group.length > 1);
-	return { terms, names, choices, numerals: written.numerals, ...(expects ? { expects } : {}) };
+	return { terms, names, acronyms, choices, numerals: written.numerals, ...(expects ? { expects } : {}) };
 }

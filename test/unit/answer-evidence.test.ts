@@ -65,6 +65,7 @@ describe("expected answer type", () => {
 		// Amounts and hours written in words, as a small business's page spells them.
 		expect(holdsAnswerType("A single crossing costs nine euros.", "money", "en")).toBe(true);
 		expect(holdsAnswerType("El billete cuesta dos euros.", "money", "es")).toBe(true);
+		expect(holdsAnswerType("Pricing starts at USD 20 a month.", "money", "en")).toBe(true);
 		expect(holdsAnswerType("Nine crossings a day.", "money", "en")).toBe(false);
 		expect(holdsAnswerType("The morning ferry leaves at seven from the north pier.", "clock", "en")).toBe(true);
 		expect(holdsAnswerType("The desk closes at noon on Fridays.", "clock", "en")).toBe(true);
@@ -273,6 +274,32 @@ describe("passage answers", () => {
 			const answer = extractiveAnswer({ question, locale: "en", hits: await retrieve([fares], question, "en"), ...lexiconFor("en") });
 			expect([question, answer.answered, answer.text.includes(expected)]).toEqual([question, true, true]);
 		}
+	});
+
+	test("a code name asked for ('which header…') may be written in plain words: its absence is no rule", async () => {
+		const auth = page("auth", "Send the key in the Authorization header as a bearer token. Keys never leave the server.");
+		const question = "Which header carries the key?";
+		const evidence = weighEvidence({ question, locale: "en", hits: await retrieve([auth], question, "en"), ...lexiconFor("en") });
+		expect(evidence.best?.features.typeMissing).toBe(1);
+		expect(evidence.features.typeMissing).toBe(0);
+		expect(declinedByRule(evidence.features)).toBe(false);
+	});
+
+	test("an acronym most retrieved chunks use is the site's vocabulary, not a name the answer must repeat", async () => {
+		const site = [
+			page("auth", "Send the key in the Authorization header as a bearer token. Keys never leave the server."),
+			page("limits", "The API allows 60 calls a minute per key."),
+			page("errors", "Every API error has a code and a message."),
+			page("versions", "The API is versioned; the current version is 1.0.0.")
+		];
+		const question = "Which header carries the API key?";
+		const evidence = weighEvidence({ question, locale: "en", hits: await retrieve(site, question, "en"), ...lexiconFor("en") });
+		expect(evidence.best?.passage.parts.join(" ")).toContain("Authorization header");
+		expect(evidence.features.missingName).toBe(0);
+		// On a site where one page in five says it, "API" still names something the answer must hold.
+		const rare = [site[0], page("shop", "Kettles ship from Leeds."), page("care", "Descale the kettle monthly."), page("lids", "Lids cost 14 euros; the shop API lists them."), page("team", "Our team answers on weekdays.")];
+		const strict = weighEvidence({ question, locale: "en", hits: await retrieve(rare, question, "en"), ...lexiconFor("en") });
+		expect(strict.features.missingName).toBe(1);
 	});
 
 	test("declines a near miss that asks for a price the page does not give", async () => {
