@@ -67,10 +67,12 @@ export function decisionInputs(f: DecisionFeatures): Record<string, number> {
  *
  * - It lacks a name the question writes ("the Aurora", "HTTP/2", "Zephyr-9"): it speaks of another
  *   product or version. On the dev split, 17 of the 20 best passages that missed a name answered
- *   out-of-scope questions, and one of the other 3 held the fact.
- * - It lacks the kind of answer asked for (a price for "how much does it cost", a count for "how
- *   many kettles", a code name for "which header"; answer-type.ts): "How many Zephyr-9 kettles
- *   have been made?" over the Zephyr-9's warranty. As a weight (-1.07) it left such near misses
+ *   out-of-scope questions, and one of the other 3 held the fact. An acronym most retrieved
+ *   chunks use ("API" on API docs) is not such a name (evidence.ts).
+ * - It lacks the kind of value asked for (a price for "how much does it cost", a count for "how
+ *   many kettles"; answer-type.ts; a code name for "which header" only ranks, evidence.ts
+ *   `typeMissing` says why): "How many Zephyr-9 kettles have been made?" over the Zephyr-9's
+ *   warranty. As a weight (-1.07) it left such near misses
  *   answered at 0.64; over both splits, 10 of the 14 questions whose best passage lacked the kind
  *   were out of scope, 2 were ranking misses, and 2 held the fact in words the patterns do not
  *   read as that kind. Made a rule, the dev split went from 59 % to 63 % answered with the fact at
