@@ -12,7 +12,7 @@
  */
 import type { Locale } from "../text/tokenize";
 
-export type AnswerType = "money" | "duration" | "frequency" | "clock" | "count" | "number" | "identifier";
+export type AnswerType = "money" | "duration" | "frequency" | "clock" | "times" | "count" | "number" | "identifier";
 
 /** Things a program names: "which function / header / option…" asks for a name written as code. */
 const CODE_NOUNS: Record<Locale, string> = {
@@ -41,6 +41,7 @@ const ASKS: Record<Locale, Array<[AnswerType, RegExp]>> = {
 		["frequency", /\bhow often\b|\bhow frequently\b|\bat what interval\b/iu],
 		["clock", /\bwhat time\b|\bwhat hours\b|\bopening hours\b|\bat what hour\b/iu],
 		["duration", /\bhow long\b|\bhow much time\b|\bhow soon\b|\bfor how many (?:seconds|minutes|hours|days|weeks|months|years)\b/iu],
+		["times", /\bhow many times\b/iu],
 		["count", new RegExp(`\\bhow many\\s(?!(?:${TIME_UNIT_NAMES.en})\\b)`, "iu")],
 		["number", /\bhow many\b|\bhow much\b|\bwhat number\b|\bwhich number\b|\bwhat (?:is|'s) the (?:maximum|minimum|max|min|limit|largest|biggest|smallest|longest|shortest|most)\b|\b(?:status code|error code)\b/iu],
 		["identifier", asksIdentifier("en")]
@@ -50,6 +51,7 @@ const ASKS: Record<Locale, Array<[AnswerType, RegExp]>> = {
 		["frequency", /\bcada cu[aá]nto\b|\bcon qu[eé] frecuencia\b|\bcu[aá]ntas veces al\b/iu],
 		["clock", /\ba qu[eé] hora\b|\bqu[eé] horario\b|\bhorario\b/iu],
 		["duration", /\bcu[aá]nto tiempo\b|\bcu[aá]nto (?:dura|duran|tarda|tardan|se conserva|se conservan|se guarda|se guardan)\b|\ben cu[aá]nto\b|\bdurante cu[aá]nto\b/iu],
+		["times", /(?<!\p{L})cu[aá]ntas veces(?!\p{L})/iu],
 		["count", new RegExp(`(?<!\\p{L})cu[aá]nt[oa]s\\s(?!(?:${TIME_UNIT_NAMES.es})(?!\\p{L}))`, "iu")],
 		["number", /\bcu[aá]nt[oa]s\b|\bcu[aá]nto\b|\bqu[eé] n[uú]mero\b|\bcu[aá]l es el (?:m[aá]ximo|m[ií]nimo|l[ií]mite|tama[nñ]o m[aá]ximo)\b|\bqu[eé] c[oó]digo\b/iu],
 		["identifier", asksIdentifier("es")]
@@ -92,7 +94,7 @@ const HOURS_IN_WORDS: Record<Locale, string> = {
 };
 const POINTS_OF_DAY: Record<Locale, string> = { en: "noon|midnight|midday", es: "mediod[ií]a|medianoche" };
 
-function build(locale: Locale): Record<Exclude<AnswerType, "count">, RegExp> {
+function build(locale: Locale): Record<Exclude<AnswerType, "count" | "times">, RegExp> {
 	const units = TIME_UNITS[locale];
 	const quantity = `(?:\\p{N}[\\p{N}.,]{0,20}|${NUMBER_WORDS[locale]}|${locale === "en" ? "an?" : "un|una"})`;
 	return {
@@ -122,13 +124,20 @@ function build(locale: Locale): Record<Exclude<AnswerType, "count">, RegExp> {
 	};
 }
 
+/** How often something happens, in words: it answers "how many times", and counts no things ("shown once"). */
+const TIMES_WORDS: Record<Locale, string> = { en: "once|twice|thrice", es: "una vez|dos veces|una sola vez" };
 /**
- * Words that count. Spanish "un"/"una"/"uno" are mostly articles ("usa una clave"), so they count
- * only as "una sola", "un solo", "una vez".
+ * Words that count things. Spanish "un"/"una"/"uno" are mostly articles ("usa una clave"), so they
+ * count only as "una sola", "un solo"; "once" / "una vez" say how many times, not how many things
+ * ("a key is shown once" does not say how many keys an account may have).
  */
 const COUNT_WORDS: Record<Locale, string> = {
-	en: NUMBER_WORDS.en,
-	es: `${NUMBER_WORDS.es.replace("uno|una|", "")}|una sola|un solo|uno solo|una vez`
+	en: NUMBER_WORDS.en.replace("once|twice|", ""),
+	es: `${NUMBER_WORDS.es.replace("uno|una|", "")}|una sola|un solo|uno solo`
+};
+const HOLDS_TIMES: Record<Locale, RegExp> = {
+	en: new RegExp(`\\b(?:${TIMES_WORDS.en})\\b`, "iu"),
+	es: new RegExp(`(?<!\\p{L})(?:${TIMES_WORDS.es})(?!\\p{L})`, "iu")
 };
 /** A written count: a run of digits or a counting word. */
 const QUANTITY: Record<Locale, RegExp> = {
@@ -168,7 +177,7 @@ function holdsCount(text: string, locale: Locale): boolean {
 	return false;
 }
 
-const HOLDS: Record<Locale, Record<Exclude<AnswerType, "count">, RegExp>> = { en: build("en"), es: build("es") };
+const HOLDS: Record<Locale, Record<Exclude<AnswerType, "count" | "times">, RegExp>> = { en: build("en"), es: build("es") };
 
 /** The kind of answer the question asks for, if it asks for a quantity. */
 export function expectedAnswerType(question: string, locale: Locale): AnswerType | undefined {
@@ -183,6 +192,7 @@ export function expectedAnswerType(question: string, locale: Locale): AnswerType
  */
 export function holdsAnswerType(text: string, type: AnswerType, locale: Locale, names: readonly string[] = []): boolean {
 	const read = names.length > 0 ? withoutNames(text, names) : text;
+	if (type === "times") return HOLDS_TIMES[locale].test(read) || holdsCount(read, locale);
 	return type === "count" ? holdsCount(read, locale) : HOLDS[locale][type].test(read);
 }
 

@@ -81,12 +81,19 @@ describe("expected answer type", () => {
 	});
 
 	test("a count is a quantity that is not a length of time, a price, a time of day or part of a name", () => {
-		for (const counts of ["Up to 5 pages.", "It was made in a batch of exactly 4,812 units.", "It retries only once.", "Pro 10 1,000"]) {
+		for (const counts of ["Up to 5 pages.", "It was made in a batch of exactly 4,812 units.", "Pro 10 1,000"]) {
 			expect(holdsAnswerType(counts, "count", "en")).toBe(true);
 		}
 		for (const measures of ["The warranty lasts 37 months.", "Lids cost 14 euros.", "It costs $5.", "Open between 08:15 and 16:45.", "Rules fail on 5xx, HTTP/2, IPv6 or SHA-256."]) {
 			expect(holdsAnswerType(measures, "count", "en")).toBe(false);
 		}
+		// "Once" says how many times, not how many things.
+		expect(holdsAnswerType("A key is shown once, when it is created.", "count", "en")).toBe(false);
+		expect(holdsAnswerType("It retries only once.", "times", "en")).toBe(true);
+		expect(holdsAnswerType("Up to 5 tries.", "times", "en")).toBe(true);
+		expect(holdsAnswerType("El enlace sirve una vez.", "times", "es")).toBe(true);
+		expect(expectedAnswerType("How many times is the listener called?", "en")).toBe("times");
+		expect(expectedAnswerType("¿Cuántas veces sirve un enlace?", "es")).toBe("times");
 		// Spanish "una" is an article unless it counts ("una sola vez").
 		expect(holdsAnswerType("Usa una clave de API.", "count", "es")).toBe(false);
 		expect(holdsAnswerType("Un enlace funciona una sola vez.", "count", "es")).toBe(true);
