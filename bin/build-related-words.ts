@@ -13,6 +13,11 @@
  * opposite is a relation between two particular words, so unlike synonyms it holds whatever the
  * sense, and the answerer never relates such a pair (lib/text/related-words.ts says why).
  *
+ * Phrasal verbs ("leave out", "turn off", "sign in") are written too, keyed by their verb's term
+ * and particle ("leav_out"), with the single-word synonyms of their commonest senses ("exclud",
+ * "omit"): a question that says "leave out" meets a page that says "exclude" (lib/answer/question.ts
+ * finds the phrases in a question).
+ *
  * One relation WordNet lacks is added by hand: a superlative of size or time stands for the
  * extreme a documentation page names ("the shortest delay" is the minimum one, "the longest
  * question" the maximum length), and is the opposite of the other extreme.
@@ -23,6 +28,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { analyze } from "../lib/text/tokenize";
+import { phrasalKey, PHRASAL_PARTICLES } from "../lib/text/phrasal";
 import { encodeRelatedWords, OPPOSITE, RelatedPair } from "../lib/text/related-words";
 
 const OUT = path.join(__dirname, "..", "assets", "related-words.en.bin");
@@ -117,6 +123,18 @@ function main(): void {
 			if (!line || line.startsWith(" ")) continue;
 			const fields = line.trim().split(" ");
 			const lemma = fields[0];
+			const [verb, particle, ...rest] = lemma.split("_");
+			if (part === "verb" && rest.length === 0 && particle && PHRASAL_PARTICLES.has(particle) && WORD.test(verb)) {
+				const key = phrasalKey(verb, particle);
+				const senseCount = parseInt(fields[2], 10);
+				for (const offset of fields.slice(fields.length - senseCount).slice(0, SENSES)) {
+					for (const other of data.verb.get(offset)?.words ?? []) {
+						const y = termOf(other);
+						if (key && y && !key.startsWith(`${y}_`)) pairs.push({ a: key, b: y, strength: SYNONYM });
+					}
+				}
+				continue;
+			}
 			if (!WORD.test(lemma)) continue;
 			const senseCount = parseInt(fields[2], 10);
 			const offsets = fields.slice(fields.length - senseCount).slice(0, SENSES);

@@ -16,28 +16,28 @@
 import type { DecisionFeatures } from "./evidence";
 
 export const RANKER: Readonly<Record<string, number>> = {
-	exact: 8.504,
-	heading: 2.998,
-	related: 3.724,
-	context: 3.173,
-	focusMissing: -1.195,
-	typeFound: 1.325,
-	typeMissing: -1.325,
-	proximity: 0.258,
-	novelty: 0.074,
-	rank: 2.079,
-	extraUnits: 0.197,
-	long: -0.013
+	exact: 8.547,
+	heading: 2.994,
+	related: 3.997,
+	context: 3.148,
+	focusMissing: -1.177,
+	typeFound: 1.323,
+	typeMissing: -1.323,
+	proximity: 0.241,
+	novelty: -0.043,
+	rank: 2.062,
+	extraUnits: 0.176,
+	long: 0.001
 };
 
 export const DECISION: Readonly<Record<string, number>> = {
-	intercept: -3.903,
-	best: 0.496,
-	margin: 0.197,
-	exact: -0.515,
-	focusMissing: 0.365,
-	unknown: -0.38,
-	retrieval: 0.262
+	intercept: -3.685,
+	best: 0.483,
+	margin: 0.199,
+	exact: -0.487,
+	focusMissing: 0.333,
+	unknown: -0.39,
+	retrieval: 0.228
 };
 
 /**

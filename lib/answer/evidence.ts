@@ -178,14 +178,20 @@ function termWeights(question: WeightedQuestion, chunkTerms: ReadonlyMap<string,
 	});
 }
 
-/** For each question term, the related terms present among the passages, with their relatedness. */
-function relatedTerms(weights: readonly TermWeight[], vocabulary: ReadonlySet<string>, related?: RelatednessFn): Map<string, Map<string, number>> {
+/**
+ * For each question term, the related terms present among the passages, with their relatedness. A
+ * verb the question uses in a phrasal verb ("leave" in "leave out") is also related to what the
+ * phrase means ("exclude"), through the phrase's key.
+ */
+function relatedTerms(weights: readonly TermWeight[], vocabulary: ReadonlySet<string>, phrases: WeightedQuestion["phrases"], related?: RelatednessFn): Map<string, Map<string, number>> {
 	const out = new Map<string, Map<string, number>>();
 	for (const { term } of weights) {
+		const keys = related ? phrases.filter(phrase => phrase.term === term).map(phrase => phrase.key) : [];
 		const found = new Map<string, number>();
 		for (const candidate of vocabulary) {
 			if (candidate === term) continue;
-			const r = Math.max(formRelatedness(term, candidate), related ? related(term, candidate) : 0);
+			let r = Math.max(formRelatedness(term, candidate), related ? related(term, candidate) : 0);
+			for (const key of keys) r = Math.max(r, (related as RelatednessFn)(key, candidate));
 			if (r > 0) found.set(candidate, r);
 		}
 		out.set(term, found);
@@ -277,7 +283,7 @@ export function scorePassages(question: WeightedQuestion, passages: readonly Pas
 	const weights = termWeights(question, chunkTerms);
 	const vocabulary = new Set<string>();
 	for (const p of passages) for (const term of p.terms) vocabulary.add(term);
-	const relatedByTerm = relatedTerms(weights, vocabulary, related);
+	const relatedByTerm = relatedTerms(weights, vocabulary, question.phrases, related);
 	const ownWeights = weights.filter(w => w.own);
 	const ownTotal = ownWeights.reduce((sum, w) => sum + w.weight, 0) || 1;
 	const contextWeights = weights.filter(w => !w.own);

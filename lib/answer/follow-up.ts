@@ -41,6 +41,8 @@ export interface WeightedQuestion {
 	ownTerms: string[];
 	/** Its terms written as names (question.ts). */
 	names: string[];
+	/** Its phrasal verbs (question.ts). */
+	phrases: Array<{ term: string; key: string }>;
 	/** Its names written in capitals alone (question.ts). */
 	acronyms: string[];
 	/** Names offered as choices (question.ts). */
@@ -66,7 +68,7 @@ export function weightedQuestion(question: string, history: readonly string[], l
 	const terms = new Map<string, number>(own.terms.map(term => [term, 1]));
 	const earlier = history.slice(-CONTEXT_TURNS).reverse();
 	if (earlier.length === 0 || !isFollowUp(question, own.terms.length, locale)) {
-		return { terms, ownTerms: own.terms, names: own.names, acronyms: own.acronyms, choices: own.choices, numerals: own.numerals, expects: own.expects, usedContext: false };
+		return { terms, ownTerms: own.terms, names: own.names, acronyms: own.acronyms, phrases: own.phrases, choices: own.choices, numerals: own.numerals, expects: own.expects, usedContext: false };
 	}
 	let expects = own.expects;
 	earlier.forEach((turn, age) => {
@@ -78,5 +80,5 @@ export function weightedQuestion(question: string, history: readonly string[], l
 		const weight = CONTEXT_WEIGHT / (age + 1);
 		for (const term of parsed.terms) if (!terms.has(term)) terms.set(term, weight);
 	});
-	return { terms, ownTerms: own.terms, names: own.names, acronyms: own.acronyms, choices: own.choices, numerals: own.numerals, expects, usedContext: true };
+	return { terms, ownTerms: own.terms, names: own.names, acronyms: own.acronyms, phrases: own.phrases, choices: own.choices, numerals: own.numerals, expects, usedContext: true };
 }

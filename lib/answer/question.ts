@@ -3,6 +3,7 @@
  * are taken out of the content terms (a sentence need not contain "long" to say how long something
  * lasts); the kind of answer they ask for is read by answer-type.ts.
  */
+import { phrasalVerbs } from "../text/phrasal";
 import { analyze, Locale } from "../text/tokenize";
 import { AnswerType, expectedAnswerType } from "./answer-type";
 
@@ -22,6 +23,8 @@ export interface ParsedQuestion {
 	 * whole site rather than one product among others (evidence.ts reads how common it is there).
 	 */
 	acronyms: string[];
+	/** Phrasal verbs of an English question ("leave out": the term "leav" under the key "leav_out"; lib/text/phrasal.ts). */
+	phrases: Array<{ term: string; key: string }>;
 	/**
 	 * Alternatives the question offers ("in seconds or in milliseconds", "1000 or 1024", "¿HTTP/2 o
 	 * HTTP/3?"): per "or", the terms of the words it joins, less the terms both sides share. A
@@ -115,14 +118,14 @@ const FRAME_WORDS: Record<Locale, RegExp> = {
 };
 
 export function parseQuestion(question: string, locale: Locale): ParsedQuestion {
-	const phrases = QUANTITY_PHRASES[locale];
 	const expects = expectedAnswerType(question, locale);
-	let terms = [...new Set(analyze(question.replace(phrases, " ").replace(FRAME_WORDS[locale], " "), locale))];
+	let terms = [...new Set(analyze(question.replace(QUANTITY_PHRASES[locale], " ").replace(FRAME_WORDS[locale], " "), locale))];
 	// "How much?" alone: better to match on the phrase than on nothing.
 	if (terms.length === 0) terms = [...new Set(analyze(question, locale))];
 	const written = nameTerms(question, locale);
 	const names = written.names.filter(term => terms.includes(term));
 	const acronyms = written.acronyms.filter(term => names.includes(term));
 	const choices = written.choices.map(group => group.filter(term => terms.includes(term))).filter(group => group.length > 1);
-	return { terms, names, acronyms, choices, numerals: written.numerals, ...(expects ? { expects } : {}) };
+	const phrases = locale === "en" ? phrasalVerbs(question).filter(phrase => terms.includes(phrase.term)) : [];
+	return { terms, names, acronyms, phrases, choices, numerals: written.numerals, ...(expects ? { expects } : {}) };
 }

@@ -9,6 +9,7 @@ import { Chunk, chunkSources, ChunkSource } from "../../lib/retrieval/chunker";
 import { GenerationIndex } from "../../lib/retrieval/embedded-generation";
 import { vectorizeChunks, vectorizeQuery } from "../../lib/retrieval/vectorize";
 import type { SearchHit } from "../../lib/retrieval/vector-index";
+import { analyze } from "../../lib/text/tokenize";
 import type { Locale } from "../../lib/text/tokenize";
 
 async function retrieve(sources: ChunkSource[], question: string, locale: Locale): Promise<SearchHit[]> {
@@ -307,6 +308,17 @@ describe("passage answers", () => {
 		const rare = [site[0], page("shop", "Kettles ship from Leeds."), page("care", "Descale the kettle monthly."), page("lids", "Lids cost 14 euros; the shop API lists them."), page("team", "Our team answers on weekdays.")];
 		const strict = weighEvidence({ question, locale: "en", hits: await retrieve(rare, question, "en"), ...lexiconFor("en") });
 		expect(strict.features.missingName).toBe(1);
+	});
+
+	test("a phrasal verb in the question meets the one word the page uses for it", async () => {
+		const readme = [
+			page("wildcards", "The * character may be used as a wildcard. You can also exclude specific debuggers by prefixing them with a - character."),
+			page("colours", "Every debug instance has a colour derived from its namespace name.")
+		];
+		const question = "How do I leave out one namespace while using a wildcard?";
+		const evidence = weighEvidence({ question, locale: "en", hits: await retrieve(readme, question, "en"), ...lexiconFor("en") });
+		expect(evidence.best?.passage.parts.join(" ")).toContain("exclude specific debuggers");
+		expect(evidence.best?.unmatched.map(u => u.term)).not.toContain(analyze("leave", "en")[0]);
 	});
 
 	test("declines a near miss that asks for a price the page does not give", async () => {

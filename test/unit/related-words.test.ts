@@ -1,5 +1,6 @@
 import * as path from "node:path";
 import { lexiconFor } from "../../lib/answer/lexicon";
+import { phrasalKey, phrasalVerbs } from "../../lib/text/phrasal";
 import { decodeRelatedWords, encodeRelatedWords, OPPOSITE, readRelatedWords } from "../../lib/text/related-words";
 import { analyze } from "../../lib/text/tokenize";
 
@@ -53,6 +54,18 @@ describe("related words file", () => {
 		// Synonyms and close words still are.
 		expect(relatedness("begin", "start")).toBeGreaterThan(0.5);
 		expect(relatedness("wait", "delay")).toBeGreaterThan(0.5);
+	});
+
+	test("a phrasal verb is found in a question and related, under its key, to what it means", () => {
+		expect(phrasalVerbs("How do I leave out one namespace?")).toEqual([{ term: term("leave"), key: phrasalKey("leave", "out") }]);
+		expect(phrasalVerbs("Where do orders ship from?")).toEqual([]);
+		const words = readRelatedWords(path.join(__dirname, "../../assets/related-words.en.bin"));
+		const key = phrasalKey("leave", "out") as string;
+		expect(words?.relatedness(key, term("exclude"))).toBeGreaterThan(0.5);
+		expect(words?.relatedness(key, term("omit"))).toBeGreaterThan(0.5);
+		// The verb alone means something else.
+		expect(words?.relatedness(term("leave"), term("exclude"))).toBe(0);
+		expect(words?.relatedness(key, term("kettle"))).toBe(0);
 	});
 
 	test("refuses a file of another kind, and reads an absent file as none", () => {
