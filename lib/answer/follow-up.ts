@@ -9,7 +9,7 @@
  */
 import type { Locale } from "../text/tokenize";
 import type { AnswerType } from "./answer-type";
-import { parseQuestion } from "./question";
+import { ParsedQuestion, parseQuestion } from "./question";
 
 /** Weight of a term that only the earlier turns supply. */
 export const CONTEXT_WEIGHT = 0.45;
@@ -34,25 +34,22 @@ const ASKS_ITSELF: Record<Locale, RegExp> = {
 	es: /(?:^|[\s¿¡])(?:qu[eé]|d[oó]nde|qui[eé]n(?:es)?|cu[aá]ndo|cu[aá]l(?:es)?|c[oó]mo|por qu[eé])(?=$|[\s?!,.])/iu
 };
 
-export interface WeightedQuestion {
+/** What the question itself writes (question.ts), read of its own words only, never of earlier turns. */
+type OwnParts = Pick<ParsedQuestion, "names" | "acronyms" | "phrases" | "choices" | "numerals">;
+
+export interface WeightedQuestion extends OwnParts {
 	/** Content term → weight (1 for the question's own terms). */
 	terms: Map<string, number>;
 	/** Terms of the question itself, in order. */
 	ownTerms: string[];
-	/** Its terms written as names (question.ts). */
-	names: string[];
-	/** Its phrasal verbs (question.ts). */
-	phrases: Array<{ term: string; key: string }>;
-	/** Its names written in capitals alone (question.ts). */
-	acronyms: string[];
-	/** Names offered as choices (question.ts). */
-	choices: string[][];
-	/** Its words naming a thing with digits (question.ts). */
-	numerals: string[];
 	/** The kind of answer asked for (answer-type.ts), if any. */
 	expects?: AnswerType;
 	/** True when earlier turns were read with the question. */
 	usedContext: boolean;
+}
+
+function ownParts({ names, acronyms, phrases, choices, numerals }: ParsedQuestion): OwnParts {
+	return { names, acronyms, phrases, choices, numerals };
 }
 
 export function isFollowUp(question: string, ownTermCount: number, locale: Locale): boolean {
@@ -68,7 +65,7 @@ export function weightedQuestion(question: string, history: readonly string[], l
 	const terms = new Map<string, number>(own.terms.map(term => [term, 1]));
 	const earlier = history.slice(-CONTEXT_TURNS).reverse();
 	if (earlier.length === 0 || !isFollowUp(question, own.terms.length, locale)) {
-		return { terms, ownTerms: own.terms, names: own.names, acronyms: own.acronyms, phrases: own.phrases, choices: own.choices, numerals: own.numerals, expects: own.expects, usedContext: false };
+		return { terms, ownTerms: own.terms, ...ownParts(own), expects: own.expects, usedContext: false };
 	}
 	let expects = own.expects;
 	earlier.forEach((turn, age) => {
@@ -80,5 +77,5 @@ export function weightedQuestion(question: string, history: readonly string[], l
 		const weight = CONTEXT_WEIGHT / (age + 1);
 		for (const term of parsed.terms) if (!terms.has(term)) terms.set(term, weight);
 	});
-	return { terms, ownTerms: own.terms, names: own.names, acronyms: own.acronyms, phrases: own.phrases, choices: own.choices, numerals: own.numerals, expects, usedContext: true };
+	return { terms, ownTerms: own.terms, ...ownParts(own), expects, usedContext: true };
 }
