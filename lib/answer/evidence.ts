@@ -38,6 +38,8 @@ const MIN_COMPOUND_PART = 3;
 const LONG_PASSAGE_CHARS = 450;
 /** Words of its own (not the question's) beyond which a passage is not more informative. */
 const NOVEL_TERMS_CAP = 8;
+/** Share of the retrieved chunks from which an acronym is the site's common vocabulary ("API" on API docs). */
+const GENERIC_ACRONYM_SHARE = 0.25;
 
 /** Relatedness of two analysed terms in [0, 1]; 0 when unrelated. */
 export type RelatednessFn = (a: string, b: string) => number;
@@ -266,8 +268,6 @@ function missingName(question: WeightedQuestion, best: ScoredPassage | undefined
 	return names.some(name => unmatched.has(name) && !question.choices.some(choice => choice.includes(name) && choice.some(other => !unmatched.has(other))));
 }
 
-/** Share of the retrieved chunks from which an acronym is the site's common vocabulary ("API" on API docs). */
-const GENERIC_ACRONYM_SHARE = 0.25;
 
 export function scorePassages(question: WeightedQuestion, passages: readonly Passage[], locale: Locale, options: ScoringOptions = {}): Scoring {
 	const { related, rank, expects, ranker = RANKER } = options;
