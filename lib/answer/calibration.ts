@@ -18,12 +18,12 @@ import type { DecisionFeatures } from "./evidence";
 export const RANKER: Readonly<Record<string, number>> = {
 	exact: 8.547,
 	heading: 2.994,
-	related: 3.997,
+	related: 3.996,
 	context: 3.148,
-	focusMissing: -1.177,
-	typeFound: 1.323,
-	typeMissing: -1.323,
-	proximity: 0.241,
+	focusMissing: -1.176,
+	typeFound: 1.322,
+	typeMissing: -1.322,
+	proximity: 0.24,
 	novelty: -0.043,
 	rank: 2.062,
 	extraUnits: 0.176,
@@ -31,13 +31,16 @@ export const RANKER: Readonly<Record<string, number>> = {
 };
 
 export const DECISION: Readonly<Record<string, number>> = {
-	intercept: -3.685,
-	best: 0.483,
-	margin: 0.199,
-	exact: -0.487,
-	focusMissing: 0.333,
-	unknown: -0.39,
-	retrieval: 0.228
+	intercept: -3.6,
+	best: 0.416,
+	margin: 0.204,
+	exact: -0.43,
+	focusMissing: 0.314,
+	unknown: -0.34,
+	retrieval: 0.254,
+	covered: 0.465,
+	missingSpecific: -0.33,
+	typeFound: 0.145
 };
 
 /**

@@ -102,7 +102,7 @@ function nameTerms(question: string, locale: Locale): { names: string[]; acronym
 }
 
 const QUANTITY_PHRASES: Record<Locale, RegExp> = {
-	en: /\bhow\s+(?:long|much|many|often|far|old|big|large|soon|late|early|fast|tall|heavy)\b/giu,
+	en: /\bhow\s+(?:long|much|many|often|far|old|big|large|soon|late|early|fast|tall|heavy)\b|\bwhat\s+(?:time|hours)\b/giu,
 	es: /(?:¿\s*)?\b(?:cu[aá]nt[oa]s?(?:\s+tiempo)?|qu[eé]\s+tan|a\s+qu[eé]\s+hora)\b/giu
 };
 

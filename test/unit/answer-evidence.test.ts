@@ -273,6 +273,12 @@ describe("passage answers", () => {
 		].join("\n")
 	);
 
+	test("'what time' frames a question as 'a qué hora' does: the answer need not say 'time'", () => {
+		expect(parseQuestion("What time does the morning ferry leave?", "en").terms).not.toContain("time");
+		expect(parseQuestion("¿A qué hora sale el ferry de la mañana?", "es").terms).not.toContain("hora");
+		expect(parseQuestion("What time does the morning ferry leave?", "en").expects).toBe("clock");
+	});
+
 	test("a price or an hour spelled out in words answers a question asking for one", async () => {
 		const fares = page("fares", "The morning ferry leaves at seven from the north pier. A single crossing costs nine euros and bicycles ride free.");
 		for (const [question, expected] of [
