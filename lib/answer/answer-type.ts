@@ -94,6 +94,9 @@ const HOURS_IN_WORDS: Record<Locale, string> = {
 };
 const POINTS_OF_DAY: Record<Locale, string> = { en: "noon|midnight|midday", es: "mediod[ií]a|medianoche" };
 
+/** How often something happens, in words: it answers "how many times", and counts no things ("shown once"). */
+const TIMES_WORDS: Record<Locale, string> = { en: "once|twice|thrice", es: "una vez|dos veces|una sola vez" };
+
 function build(locale: Locale): Record<Exclude<AnswerType, "count" | "times">, RegExp> {
 	const units = TIME_UNITS[locale];
 	const quantity = `(?:\\p{N}[\\p{N}.,]{0,20}|${NUMBER_WORDS[locale]}|${locale === "en" ? "an?" : "un|una"})`;
@@ -111,8 +114,8 @@ function build(locale: Locale): Record<Exclude<AnswerType, "count" | "times">, R
 		),
 		frequency: new RegExp(
 			locale === "en"
-				? `\\b(?:every|each|per|a|an)\\s(?:\\p{N}[\\p{N}.,]{0,20}\\s)?(?:${units})\\b|\\b(?:hourly|daily|weekly|monthly|yearly|annually|once|twice|\\p{N}+ times)\\b`
-				: `\\b(?:cada|por|al|a la)\\s(?:\\p{N}[\\p{N}.,]{0,20}\\s)?(?:${units})\\b|\\b(?:diario|diaria|semanal|mensual|anual|una vez|dos veces|\\p{N}+ veces)\\b`,
+				? `\\b(?:every|each|per|a|an)\\s(?:\\p{N}[\\p{N}.,]{0,20}\\s)?(?:${units})\\b|\\b(?:hourly|daily|weekly|monthly|yearly|annually|${TIMES_WORDS.en}|\\p{N}+ times)\\b`
+				: `\\b(?:cada|por|al|a la)\\s(?:\\p{N}[\\p{N}.,]{0,20}\\s)?(?:${units})\\b|\\b(?:diario|diaria|semanal|mensual|anual|${TIMES_WORDS.es}|\\p{N}+ veces)\\b`,
 			"iu"
 		),
 		clock: new RegExp(
@@ -124,8 +127,6 @@ function build(locale: Locale): Record<Exclude<AnswerType, "count" | "times">, R
 	};
 }
 
-/** How often something happens, in words: it answers "how many times", and counts no things ("shown once"). */
-const TIMES_WORDS: Record<Locale, string> = { en: "once|twice|thrice", es: "una vez|dos veces|una sola vez" };
 /**
  * Words that count things. Spanish "un"/"una"/"uno" are mostly articles ("usa una clave"), so they
  * count only as "una sola", "un solo"; "once" / "una vez" say how many times, not how many things
