@@ -91,6 +91,13 @@ function degreesOf(adjective: string): string[] {
 	return [adjective, `${stem}er`, `${stem}est`];
 }
 
+/** The key of a WordNet lemma that is a verb and a particle ("leave_out" → "leav_out"), if it is one. */
+function phrasalKeyOf(lemma: string): string | undefined {
+	const [verb, particle, ...rest] = lemma.split("_");
+	if (rest.length > 0 || !particle || !PHRASAL_PARTICLES.has(particle) || !WORD.test(verb)) return undefined;
+	return phrasalKey(verb, particle);
+}
+
 /** Superlatives that ask for an extreme, by the extreme they stand for (`EXTREMES`). */
 const EXTREMES: Record<"minimum" | "maximum", readonly string[]> = {
 	minimum: ["shortest", "smallest", "least", "fewest", "lowest", "earliest", "minimal", "min"],
@@ -123,21 +130,21 @@ function main(): void {
 			if (!line || line.startsWith(" ")) continue;
 			const fields = line.trim().split(" ");
 			const lemma = fields[0];
-			const [verb, particle, ...rest] = lemma.split("_");
-			if (part === "verb" && rest.length === 0 && particle && PHRASAL_PARTICLES.has(particle) && WORD.test(verb)) {
-				const key = phrasalKey(verb, particle);
-				const senseCount = parseInt(fields[2], 10);
-				for (const offset of fields.slice(fields.length - senseCount).slice(0, SENSES)) {
+			const senseCount = parseInt(fields[2], 10);
+			const senses = fields.slice(fields.length - senseCount);
+			const offsets = senses.slice(0, SENSES);
+			const key = part === "verb" ? phrasalKeyOf(lemma) : undefined;
+			if (key) {
+				// A phrasal verb: its key relates to the single words of its commonest senses.
+				for (const offset of offsets) {
 					for (const other of data.verb.get(offset)?.words ?? []) {
 						const y = termOf(other);
-						if (key && y && !key.startsWith(`${y}_`)) pairs.push({ a: key, b: y, strength: SYNONYM });
+						if (y && !key.startsWith(`${y}_`)) pairs.push({ a: key, b: y, strength: SYNONYM });
 					}
 				}
 				continue;
 			}
 			if (!WORD.test(lemma)) continue;
-			const senseCount = parseInt(fields[2], 10);
-			const offsets = fields.slice(fields.length - senseCount).slice(0, SENSES);
 			for (const offset of offsets) {
 				const synset = data[part].get(offset);
 				if (!synset) continue;
@@ -146,7 +153,7 @@ function main(): void {
 				for (const word of pointedWords(synset.derivations, position)) relate(lemma, word, DERIVATION);
 			}
 			// Opposites in every sense, not just the commonest.
-			for (const offset of fields.slice(fields.length - senseCount)) {
+			for (const offset of senses) {
 				const synset = data[part].get(offset);
 				if (!synset) continue;
 				for (const word of pointedWords(synset.antonyms, synset.words.indexOf(lemma) + 1)) {
