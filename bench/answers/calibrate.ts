@@ -36,8 +36,8 @@ import { answersQuestion as holds } from "./evaluate";
 const TARGET_OOS_DECLINED = 0.8;
 /**
  * Every decision feature evidence.ts offers that is not a rule (calibration.ts `declinedByRule`:
- * a missing name or a missing kind of answer declines outright, so among the questions the model
- * weighs both are always 0); the fit keeps the set that does best in cross-validation.
+ * a missing name, kind of value or choice declines outright, so among the questions the model
+ * weighs they are always 0); the fit keeps the set that does best in cross-validation.
  */
 const ALL_DECISION_FEATURES: Array<keyof DecisionFeatures> = ["best", "margin", "exact", "focusMissing", "unknown", "retrieval", "covered", "missingSpecific", "typeFound"];
 /**

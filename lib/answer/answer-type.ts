@@ -133,7 +133,7 @@ function build(locale: Locale): Record<Exclude<AnswerType, "count" | "times">, R
  * ("a key is shown once" does not say how many keys an account may have).
  */
 const COUNT_WORDS: Record<Locale, string> = {
-	en: NUMBER_WORDS.en.replace("once|twice|", ""),
+	en: NUMBER_WORDS.en.split("|").filter(word => !TIMES_WORDS.en.split("|").includes(word)).join("|"),
 	es: `${NUMBER_WORDS.es.replace("uno|una|", "")}|una sola|un solo|uno solo`
 };
 const HOLDS_TIMES: Record<Locale, RegExp> = {

@@ -249,10 +249,12 @@ export interface ScoringOptions {
 	ranker?: Readonly<Record<string, number>>;
 }
 
-/** True when the question offers alternatives and the passage holds none of one choice's terms in any way. */
-function missingChoice(question: WeightedQuestion, best: ScoredPassage | undefined): boolean {
-	if (!best) return question.choices.length > 0;
-	const unmatched = new Set(best.unmatched.map(u => u.term));
+/**
+ * True when the question offers alternatives and the passage holds none of one choice's terms in any
+ * way. `unmatched`: the question's own terms the best passage does not match (all of them when there
+ * is no passage).
+ */
+function missingChoice(question: WeightedQuestion, unmatched: ReadonlySet<string>): boolean {
 	return question.choices.some(choice => choice.every(term => unmatched.has(term)));
 }
 
@@ -261,13 +263,11 @@ function missingChoice(question: WeightedQuestion, best: ScoredPassage | undefin
  * that name was offered with. `generic` names are the site's own vocabulary, not one thing among
  * others, and need not be repeated.
  */
-function missingName(question: WeightedQuestion, best: ScoredPassage | undefined, generic: ReadonlySet<string>): boolean {
-	const names = question.names.filter(name => !generic.has(name));
-	if (!best) return names.length > 0;
-	const unmatched = new Set(best.unmatched.map(u => u.term));
-	return names.some(name => unmatched.has(name) && !question.choices.some(choice => choice.includes(name) && choice.some(other => !unmatched.has(other))));
+function missingName(question: WeightedQuestion, unmatched: ReadonlySet<string>, generic: ReadonlySet<string>): boolean {
+	return question.names.some(
+		name => !generic.has(name) && unmatched.has(name) && !question.choices.some(choice => choice.includes(name) && choice.some(other => !unmatched.has(other)))
+	);
 }
-
 
 export function scorePassages(question: WeightedQuestion, passages: readonly Passage[], locale: Locale, options: ScoringOptions = {}): Scoring {
 	const { related, rank, expects, ranker = RANKER } = options;
@@ -403,6 +403,7 @@ export function scorePassages(question: WeightedQuestion, passages: readonly Pas
 			let missingSpecific = 0;
 			const missing = best ? best.unmatched : ownWeights.map(w => ({ term: w.term, share: w.weight / ownTotal }));
 			for (const { term, share } of missing) if (!isCommon(term)) missingSpecific = Math.max(missingSpecific, share);
+			const unmatched = new Set(missing.map(m => m.term));
 			const ownTerms = Math.max(1, question.ownTerms.length);
 			return {
 				best: best?.score ?? -10,
@@ -416,8 +417,8 @@ export function scorePassages(question: WeightedQuestion, passages: readonly Pas
 				covered: best ? best.features.exact + best.features.heading + best.features.related : 0,
 				missingSpecific,
 				typeFound: best?.features.typeFound ?? 0,
-				missingName: missingName(question, best, genericAcronyms) ? 1 : 0,
-				missingChoice: missingChoice(question, best) ? 1 : 0
+				missingName: missingName(question, unmatched, genericAcronyms) ? 1 : 0,
+				missingChoice: missingChoice(question, unmatched) ? 1 : 0
 			};
 		}
 	};
