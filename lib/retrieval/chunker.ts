@@ -282,15 +282,22 @@ function pack(blocks: Block[]): Array<{ heading?: string; text: string }> {
 	};
 
 	let headingRun: string[] = [];
+	let adjacent = true;
+	let announces = false;
 	for (const block of blocks) {
 		if (block.type === "heading") {
 			flush(false);
-			// Headings with nothing between them (a section title, then a table's header row) are read together.
-			headingRun = [...headingRun, block.text].slice(-HEADINGS_KEPT);
+			// Headings with nothing between them (a section title, then a table's header row) are read
+			// together, and so is a heading-like line that a sentence ending in ":" announces (a table's
+			// header row after "The widget reports two events:"): it belongs to the section it is in.
+			if (adjacent) headingRun = [...headingRun, block.text].slice(-HEADINGS_KEPT);
+			else headingRun = announces && headingRun.length > 0 ? [headingRun[0], block.text] : [block.text];
 			heading = headingRun.join(HEADING_JOINER);
+			adjacent = true;
 			continue;
 		}
-		headingRun = [];
+		adjacent = false;
+		announces = block.text.endsWith(":");
 		splitSentences(block.text).forEach((sentence, index) => {
 			const parts = sentence.length > MAX_CHUNK_CHARS ? hardSplit(sentence, MAX_CHUNK_CHARS) : [sentence];
 			parts.forEach((text, partIndex) => add({ text, newParagraph: index === 0 && partIndex === 0 }));

@@ -67,6 +67,41 @@ describe("chunkSource", () => {
 		}
 	});
 
+
+	test("a table's header row stays under its section: after the heading, or announced by a sentence ending in ':'", () => {
+		// A crawled page as readableText gives it: headings and table rows as lines of their own.
+		const text = [
+			"Usage beacons",
+			"",
+			"The widget reports two events:",
+			"",
+			"Event Sent when",
+			"",
+			"widget_opened A visitor opens the chat bubble.",
+			"message_sent A visitor sends a message.",
+			"",
+			"It answers 204 No Content.",
+			"",
+			"Policies",
+			"",
+			"Policy Limit",
+			"",
+			"chat 60",
+			"beacon 300",
+			"",
+			"Limits",
+			"",
+			"A chatbot answers a limited number of messages."
+		].join("\n");
+		const chunks = chunkSource({ ...base, kind: "url", text });
+		expect(chunks.map(c => [c.heading, c.text.split("\n")[0]])).toEqual([
+			["Usage beacons", "The widget reports two events:"],
+			["Usage beacons › Event Sent when", "widget_opened A visitor opens the chat bubble."],
+			["Policies › Policy Limit", "chat 60"],
+			// Not announced: a new section, not part of the one before.
+			["Limits", "A chatbot answers a limited number of messages."]
+		]);
+	});
 	test("keeps the file name of file sources", () => {
 		const [chunk] = chunkSource({ chatbotId: "b", sourceId: "f", title: "Manual", fileName: "manual.pdf", kind: "file", text: "Hello there." });
 		expect(chunk).toMatchObject({ fileName: "manual.pdf", title: "Manual", kind: "file" });
