@@ -72,7 +72,8 @@ export interface Chunk {
 	answer?: string;
 }
 
-type Block = { type: "heading"; text: string } | { type: "paragraph"; text: string };
+/** `marked`: written as a heading in markdown (`#`, or underlined), not guessed from a short line. */
+type Block = { type: "heading"; text: string; marked?: true } | { type: "paragraph"; text: string };
 
 /** Stable chunk id; exported so other back ends derive point ids from the same value. */
 export function chunkId(chatbotId: string, sourceId: string, ordinal: number): string {
@@ -160,7 +161,7 @@ function readGroup(lines: string[], out: Block[], oneBlockPerLine = false): void
 	if (lines.length > 1 && linesStandAlone(lines, oneBlockPerLine)) {
 		for (const line of lines) {
 			const heading = markdownHeading(line);
-			out.push(heading !== undefined ? { type: "heading", text: heading } : { type: "paragraph", text: line.replace(LIST_ITEM, "") });
+			out.push(heading !== undefined ? { type: "heading", text: heading, marked: true } : { type: "paragraph", text: line.replace(LIST_ITEM, "") });
 		}
 		return;
 	}
@@ -175,9 +176,9 @@ function readGroup(lines: string[], out: Block[], oneBlockPerLine = false): void
 		const heading = markdownHeading(line);
 		if (heading !== undefined) {
 			flush();
-			out.push({ type: "heading", text: heading });
+			out.push({ type: "heading", text: heading, marked: true });
 		} else if (next !== undefined && SETEXT_UNDERLINE.test(next) && paragraph.length === 0 && isTitleLike(line)) {
-			out.push({ type: "heading", text: line });
+			out.push({ type: "heading", text: line, marked: true });
 			i++;
 		} else if (LIST_ITEM.test(line)) {
 			flush();
@@ -290,8 +291,9 @@ function pack(blocks: Block[]): Array<{ heading?: string; text: string }> {
 			// Headings with nothing between them (a section title, then a table's header row) are read
 			// together, and so is a heading-like line that a sentence ending in ":" announces (a table's
 			// header row after "The widget reports two events:"): it belongs to the section it is in.
+			// A heading the markdown marks as one starts its own section.
 			if (adjacent) headingRun = [...headingRun, block.text].slice(-HEADINGS_KEPT);
-			else headingRun = announces && headingRun.length > 0 ? [headingRun[0], block.text] : [block.text];
+			else headingRun = announces && !block.marked && headingRun.length > 0 ? [headingRun[0], block.text] : [block.text];
 			heading = headingRun.join(HEADING_JOINER);
 			adjacent = true;
 			continue;

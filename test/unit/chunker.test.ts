@@ -28,9 +28,9 @@ describe("parseBlocks", () => {
 			].join("\n")
 		);
 		expect(blocks).toEqual([
-			{ type: "heading", text: "Product guide" },
+			{ type: "heading", text: "Product guide", marked: true },
 			{ type: "paragraph", text: "Intro text that wraps onto a second line." },
-			{ type: "heading", text: "Warranty terms" },
+			{ type: "heading", text: "Warranty terms", marked: true },
 			{ type: "heading", text: "Shipping" },
 			{ type: "paragraph", text: "Orders ship fast." },
 			{ type: "paragraph", text: "first item" },
@@ -102,6 +102,12 @@ describe("chunkSource", () => {
 			["Limits", "A chatbot answers a limited number of messages."]
 		]);
 	});
+
+	test("a heading the markdown marks starts its own section, announced or not", () => {
+		const text = "# Install\nRun the following:\n\n# Usage\nCall it once.";
+		expect(chunkSource({ ...base, kind: "text", text }).map(c => c.heading)).toEqual(["Install", "Usage"]);
+	});
+
 	test("keeps the file name of file sources", () => {
 		const [chunk] = chunkSource({ chatbotId: "b", sourceId: "f", title: "Manual", fileName: "manual.pdf", kind: "file", text: "Hello there." });
 		expect(chunk).toMatchObject({ fileName: "manual.pdf", title: "Manual", kind: "file" });
