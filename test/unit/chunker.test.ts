@@ -67,7 +67,6 @@ describe("chunkSource", () => {
 		}
 	});
 
-
 	test("a table's header row stays under its section: after the heading, or announced by a sentence ending in ':'", () => {
 		// A crawled page as readableText gives it: headings and table rows as lines of their own.
 		const text = [
