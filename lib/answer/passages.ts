@@ -11,7 +11,7 @@
  *
  * A Q&A pair is one passage: its answer, matched on question and answer together.
  */
-import type { Chunk } from "../retrieval/chunker";
+import { Chunk, HEADING_JOINER } from "../retrieval/chunker";
 import type { SearchHit } from "../retrieval/vector-index";
 import { analyze, Locale, splitSentences } from "../text/tokenize";
 
@@ -109,13 +109,22 @@ function listRuns(units: Unit[]): Unit[][] {
 /**
  * The opening lines of the next chunk of the same section, if it was retrieved too (a list the
  * chunker cut), after the lines it repeats from the end of this chunk (the chunker's overlap).
+ * With `intoSubsection` (a line announcing what follows ends the chunk), the next chunk may also
+ * be a subsection of this one, such as the table the line announces ("The widget reports two
+ * events:", then "Usage beacons › Event Sent when"), whose own heading (the table's header row)
+ * then leads its lines.
  */
-function continuationOf(hit: SearchHit, units: readonly Unit[], byPosition: ReadonlyMap<string, SearchHit>, locale: Locale): Unit[] {
+function continuationOf(hit: SearchHit, units: readonly Unit[], byPosition: ReadonlyMap<string, SearchHit>, locale: Locale, intoSubsection = false): Unit[] {
 	const next = byPosition.get(`${hit.chunk.sourceId}\u0000${hit.chunk.ordinal + 1}`);
-	if (!next || (next.chunk.heading ?? "") !== (hit.chunk.heading ?? "")) return [];
+	if (!next) return [];
+	const heading = hit.chunk.heading ?? "";
+	const nextHeading = next.chunk.heading ?? "";
+	const subsection = intoSubsection && heading !== "" && nextHeading.startsWith(heading + HEADING_JOINER) ? nextHeading.slice(heading.length + HEADING_JOINER.length) : undefined;
+	if (nextHeading !== heading && subsection === undefined) return [];
 	const following = unitsOf(next.chunk, locale);
 	const repeated = repeatedOpening(units, following);
-	const fresh = following.slice(repeated).map(u => ({ ...u, line: u.line + CONTINUED_LINE }));
+	const lead: Unit[] = subsection ? [{ text: subsection, line: -1, terms: analyze(subsection, locale) }] : [];
+	const fresh = [...lead, ...following.slice(repeated)].map(u => ({ ...u, line: u.line + CONTINUED_LINE }));
 	return takeLines(fresh, LEAD_IN_FOLLOW_CHARS);
 }
 
@@ -196,7 +205,7 @@ export function passagesOf(hits: readonly SearchHit[], locale: Locale): Passage[
 			if (!LEAD_IN.test(unit.text) || (i + 1 < units.length && units[i + 1].line === unit.line)) return;
 			const after = takeLines(units.slice(i + 1), LEAD_IN_FOLLOW_CHARS);
 			const reachesEnd = i + 1 + after.length === units.length;
-			const introduced = [...after, ...(reachesEnd ? continuationOf(hit, units, byPosition, locale) : [])];
+			const introduced = [...after, ...(reachesEnd ? continuationOf(hit, units, byPosition, locale, after.length === 0) : [])];
 			if (introduced.length > 0) out.push(passage(hit, hitRank, [unit, ...introduced], true));
 		});
 	});

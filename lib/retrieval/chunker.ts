@@ -26,7 +26,7 @@ const TITLE_LINE_MAX_CHARS = 80;
 const TITLE_LINE_MAX_WORDS = 10;
 /** Adjacent headings kept together as a chunk's heading, and how they are joined. */
 const HEADINGS_KEPT = 2;
-const HEADING_JOINER = " › ";
+export const HEADING_JOINER = " › ";
 
 export type SourceKind = "url" | "file" | "text" | "qa";
 

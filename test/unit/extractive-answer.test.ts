@@ -2,8 +2,9 @@ import { answerExtractively, extractiveAnswer, weighEvidence } from "../../lib/a
 import { passagesOf } from "../../lib/answer/passages";
 import { RANKER } from "../../lib/answer/calibration";
 import { collectAnswer } from "../../lib/answer/events";
+import { lexiconFor } from "../../lib/answer/lexicon";
 import { answerMessages } from "../../lib/answer/messages";
-import { Chunk, chunkSources, ChunkSource } from "../../lib/retrieval/chunker";
+import { Chunk, chunkSource, chunkSources, ChunkSource } from "../../lib/retrieval/chunker";
 import { GenerationIndex } from "../../lib/retrieval/embedded-generation";
 import { vectorizeChunks, vectorizeQuery } from "../../lib/retrieval/vectorize";
 import type { SearchHit } from "../../lib/retrieval/vector-index";
@@ -184,6 +185,31 @@ describe("passages beyond one span", () => {
 		expect(continued.some(p => p.parts.includes("%j JSON.") && p.parts[0] === "Formatters:")).toBe(true);
 		const notContinued = passagesOf([{ chunk: first, score: 2 }, { chunk: elsewhere, score: 1 }], "en").filter(p => p.chunk.ordinal === 3);
 		expect(notContinued.some(p => p.parts.includes("%j JSON."))).toBe(false);
+	});
+
+	test("a line ending its chunk with ':' goes on into the table it announces, a subsection in the next chunk, led by the table's header row", () => {
+		const page: ChunkSource = {
+			chatbotId: "bot",
+			sourceId: "widget",
+			title: "Website widget",
+			url: "https://docs.test/widget",
+			kind: "url",
+			text: "Usage beacons\n\nThe widget reports two events:\n\nEvent Sent when\n\nwidget_opened A visitor opens the chat bubble.\nmessage_sent A visitor sends a message.\n\nLimits\n\nA chatbot answers a limited number of messages."
+		};
+		const [intro, table, limits] = chunkSource(page);
+		expect(table.heading).toBe("Usage beacons › Event Sent when");
+		const announced = (hits: SearchHit[]) => passagesOf(hits, "en").filter(p => p.chunk === intro && p.parts[0] === "The widget reports two events:");
+		expect(announced([{ chunk: intro, score: 2 }, { chunk: table, score: 1 }]).map(p => p.parts)).toContainEqual([
+			"The widget reports two events:",
+			"Event Sent when",
+			"widget_opened A visitor opens the chat bubble.",
+			"message_sent A visitor sends a message."
+		]);
+		const answer = extractiveAnswer({ question: "Which events does the widget report?", locale: "en", hits: [{ chunk: intro, score: 2 }, { chunk: table, score: 1 }], ...lexiconFor("en") });
+		expect(answer).toMatchObject({ answered: true, text: expect.stringContaining("message_sent") });
+		// A chunk of another section is not what the line announces.
+		const unrelated = { ...limits, ordinal: intro.ordinal + 1 };
+		expect(announced([{ chunk: intro, score: 2 }, { chunk: unrelated, score: 1 }]).every(p => p.parts.length === 1)).toBe(true);
 	});
 
 	test("a continued list leaves out the lines the next chunk repeats from the end of the first", () => {
