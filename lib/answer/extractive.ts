@@ -36,6 +36,8 @@ const FOLLOWING_MAX_CHARS = 320;
 const SECOND_PASSAGE_GAP = 0.25;
 /** Share of that gap a second passage must fill. */
 const SECOND_PASSAGE_FILL = 0.5;
+/** Own terms of the question a second passage must hold word for word. */
+const SECOND_PASSAGE_MIN_TERMS = 2;
 /** A second passage is added only when at least this much room is left in the answer. */
 const SECOND_PASSAGE_MIN_CHARS = 160;
 
@@ -111,7 +113,7 @@ export function weighEvidence({ question, locale, hits, history = [], related, r
 	const runnerUp = ranked[0] && ranked.find(s => s !== ranked[0] && !overlaps(s.passage, ranked[0].passage));
 	const features = scoring.features(ranked[0], runnerUp);
 	const best = ranked[0] && { ...ranked[0], passage: withoutLeadIn(ranked[0].passage, weighted.terms) };
-	const second = best && complement(best, sorted);
+	const second = best && complement(best, sorted, weighted.ownTerms);
 	return { best, features, probability: weighted.terms.size === 0 ? 0 : answerProbability(features, model?.decision), ranked, candidates: sorted, ...(second ? { second } : {}) };
 }
 
@@ -123,14 +125,18 @@ function overlaps(a: Passage, b: Passage): boolean {
 
 /**
  * The best passage of the same page that holds what `best` leaves unmatched: at least
- * `SECOND_PASSAGE_FILL` of the missing weight, when `best` misses `SECOND_PASSAGE_GAP` or more.
+ * `SECOND_PASSAGE_FILL` of the missing weight, when `best` misses `SECOND_PASSAGE_GAP` or more,
+ * and at least `SECOND_PASSAGE_MIN_TERMS` of the question's own terms. One shared word is no second
+ * answer: "When is the support desk open?" answered by the desk's hours does not also need "A
+ * visitor opens the chat bubble".
  */
-function complement(best: ScoredPassage, candidates: readonly ScoredPassage[]): ScoredPassage | undefined {
+function complement(best: ScoredPassage, candidates: readonly ScoredPassage[], ownTerms: readonly string[]): ScoredPassage | undefined {
 	if (best.passage.isQa) return undefined;
 	const gap = best.unmatched.reduce((sum, u) => sum + u.share, 0);
 	if (gap < SECOND_PASSAGE_GAP) return undefined;
 	return candidates.find(c => {
 		if (c.passage.isQa || c.passage.chunk.sourceId !== best.passage.chunk.sourceId || overlaps(c.passage, best.passage)) return false;
+		if (ownTerms.filter(term => c.passage.terms.has(term)).length < SECOND_PASSAGE_MIN_TERMS) return false;
 		const filled = best.unmatched.reduce((sum, u) => sum + (c.passage.terms.has(u.term) ? u.share : 0), 0);
 		return filled >= SECOND_PASSAGE_FILL * gap;
 	});

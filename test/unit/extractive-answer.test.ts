@@ -220,6 +220,20 @@ describe("passages beyond one span", () => {
 		for (const p of continued) expect(p.parts).toEqual(["Formatters:", "%O Pretty-print an object.", "%o An object on one line.", "%s A string.", "%d A number.", "%j JSON."]);
 	});
 
+	test("a passage sharing one word with the question is no second answer", () => {
+		const page: ChunkSource = {
+			chatbotId: "bot",
+			sourceId: "desk",
+			kind: "text",
+			title: "Support",
+			text: "Our support desk answers from 9:00 to 18:00, Monday to Friday.\n\nwidget_opened A visitor opens the chat bubble."
+		};
+		const hits = chunkSources([page]).map((c, i) => ({ chunk: c, score: 1 / (i + 1) }));
+		const evidence = weighEvidence({ question: "When is the support desk open?", locale: "en", hits, ...lexiconFor("en") });
+		expect(evidence.best?.passage.parts).toEqual(["Our support desk answers from 9:00 to 18:00, Monday to Friday."]);
+		expect(evidence.second).toBeUndefined();
+	});
+
 	test("a question asking two things is answered with a second passage of the same page, both cited once", () => {
 		const page: ChunkSource = {
 			chatbotId: "bot",
