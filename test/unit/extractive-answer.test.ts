@@ -158,6 +158,11 @@ describe("extractiveAnswer", () => {
 	});
 });
 
+/** A crawled page of the test chatbot. */
+function page(sourceId: string, title: string, text: string): ChunkSource {
+	return { chatbotId: "bot", sourceId, title, url: `https://docs.test/${sourceId}`, kind: "url", text };
+}
+
 describe("passages beyond one span", () => {
 	const chunk = (ordinal: number, text: string, heading = "Proxies"): Chunk => ({
 		id: `proxy-${ordinal}`,
@@ -188,15 +193,12 @@ describe("passages beyond one span", () => {
 	});
 
 	test("a line ending its chunk with ':' goes on into the table it announces, a subsection in the next chunk, led by the table's header row", () => {
-		const page: ChunkSource = {
-			chatbotId: "bot",
-			sourceId: "widget",
-			title: "Website widget",
-			url: "https://docs.test/widget",
-			kind: "url",
-			text: "Usage beacons\n\nThe widget reports two events:\n\nEvent Sent when\n\nwidget_opened A visitor opens the chat bubble.\nmessage_sent A visitor sends a message.\n\nLimits\n\nA chatbot answers a limited number of messages."
-		};
-		const [intro, table, limits] = chunkSource(page);
+		const widget = page(
+			"widget",
+			"Website widget",
+			"Usage beacons\n\nThe widget reports two events:\n\nEvent Sent when\n\nwidget_opened A visitor opens the chat bubble.\nmessage_sent A visitor sends a message.\n\nLimits\n\nA chatbot answers a limited number of messages."
+		);
+		const [intro, table, limits] = chunkSource(widget);
 		expect(table.heading).toBe("Usage beacons › Event Sent when");
 		const announced = (hits: SearchHit[]) => passagesOf(hits, "en").filter(p => p.chunk === intro && p.parts[0] === "The widget reports two events:");
 		expect(announced([{ chunk: intro, score: 2 }, { chunk: table, score: 1 }]).map(p => p.parts)).toContainEqual([
@@ -221,14 +223,8 @@ describe("passages beyond one span", () => {
 	});
 
 	test("a passage sharing one word with the question is no second answer", () => {
-		const page: ChunkSource = {
-			chatbotId: "bot",
-			sourceId: "desk",
-			kind: "text",
-			title: "Support",
-			text: "Our support desk answers from 9:00 to 18:00, Monday to Friday.\n\nwidget_opened A visitor opens the chat bubble."
-		};
-		const hits = chunkSources([page]).map((c, i) => ({ chunk: c, score: 1 / (i + 1) }));
+		const desk = page("desk", "Support", "Our support desk answers from 9:00 to 18:00, Monday to Friday.\n\nwidget_opened A visitor opens the chat bubble.");
+		const hits = chunkSources([desk]).map((c, i) => ({ chunk: c, score: 1 / (i + 1) }));
 		const evidence = weighEvidence({ question: "When is the support desk open?", locale: "en", hits, ...lexiconFor("en") });
 		expect(evidence.best?.passage.parts).toEqual(["Our support desk answers from 9:00 to 18:00, Monday to Friday."]);
 		expect(evidence.second).toBeUndefined();
