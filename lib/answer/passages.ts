@@ -7,7 +7,8 @@
  * A line that announces what follows ("Connecting through a proxy is possible by:") is also a
  * candidate with the lines it introduces, and so is a list that runs to its chunk's end, with the
  * list's continuation at the start of the next chunk of the same section when that chunk was
- * retrieved too: a list cut by the chunker is answered whole.
+ * retrieved too: a list cut by the chunker is answered whole. A line announcing what follows that
+ * ends its chunk goes on into the table it announces, which the chunker put in a subsection.
  *
  * A Q&A pair is one passage: its answer, matched on question and answer together.
  */

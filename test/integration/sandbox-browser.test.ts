@@ -57,6 +57,15 @@ const screenshot = (tab: Page, name: string, viewport: Viewport) => takeScreensh
 const pathOf = (tab: Page) => new URL(tab.url()).pathname;
 const statusOf = (tab: Page) => tab.$eval("[data-field=status]", el => (el as HTMLElement).innerText).catch(() => "");
 
+/**
+ * The sandbox page's script writes the ready label into the badge, then reloads the page, which
+ * renders the chat box: reading the page between the two would meet the reload.
+ */
+async function untilReloadedReady(tab: Page, label: string): Promise<void> {
+	const chatBoxShown = () => tab.$(".chatbox input[name=message]").then(Boolean, () => false);
+	await eventually(async () => ((await statusOf(tab)) === label && (await chatBoxShown()) ? true : undefined), 90_000, `the sandbox to be ready (${label})`);
+}
+
 async function ask(tab: Page, question: string): Promise<string> {
 	await tab.type(".chatbox input[name=message]", question);
 	await tab.click(".chatbox [data-action=send]");
@@ -82,7 +91,7 @@ describe.each([
 		await screenshot(tab, "progress", viewport);
 
 		// The page follows the crawl and the training by itself, and ends ready with each page's outcome.
-		await eventually(async () => ((await statusOf(tab)) === "Ready" ? true : undefined), 90_000, "the sandbox to be ready");
+		await untilReloadedReady(tab, "Ready");
 		const read = await tab.$$eval("[data-page=read]", els => els.map(e => (e as HTMLElement).innerText));
 		const failed = await tab.$$eval("[data-page=failed]", els => els.map(e => (e as HTMLElement).innerText));
 		expect(read.join("\n")).toContain(`${site.origin}/prices`);
@@ -131,7 +140,7 @@ it("works in Spanish", async () => {
 	await tab.type("input[name=website_url]", `${site.origin}/`);
 	await Promise.all([tab.waitForNavigation(), tab.click("[data-action=build-sandbox]")]);
 	expect(await mainText(tab)).toContain(`Tu chatbot para ${site.host}`);
-	await eventually(async () => ((await statusOf(tab)) === "Listo" ? true : undefined), 90_000, "the Spanish sandbox to be ready");
+	await untilReloadedReady(tab, "Listo");
 	expect(await tab.$eval("[data-action=keep]", el => (el as HTMLElement).innerText)).toBe("Quedarme con este chatbot");
 	await screenshot(tab, "es-ready", PHONE);
 	await close();
