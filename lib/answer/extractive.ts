@@ -134,11 +134,15 @@ function complement(best: ScoredPassage, candidates: readonly ScoredPassage[], o
 	if (best.passage.isQa) return undefined;
 	const gap = best.unmatched.reduce((sum, u) => sum + u.share, 0);
 	if (gap < SECOND_PASSAGE_GAP) return undefined;
+	// Most candidates fail, and the scan can run through all of them: the cheapest checks come
+	// first and allocate nothing (an array per candidate tripled the answer's p95 in the retrieval bench).
 	return candidates.find(c => {
-		if (c.passage.isQa || c.passage.chunk.sourceId !== best.passage.chunk.sourceId || overlaps(c.passage, best.passage)) return false;
-		if (ownTerms.filter(term => c.passage.terms.has(term)).length < SECOND_PASSAGE_MIN_TERMS) return false;
+		if (c.passage.isQa || c.passage.chunk.sourceId !== best.passage.chunk.sourceId) return false;
+		let shared = 0;
+		for (const term of ownTerms) if (c.passage.terms.has(term)) shared++;
+		if (shared < SECOND_PASSAGE_MIN_TERMS) return false;
 		const filled = best.unmatched.reduce((sum, u) => sum + (c.passage.terms.has(u.term) ? u.share : 0), 0);
-		return filled >= SECOND_PASSAGE_FILL * gap;
+		return filled >= SECOND_PASSAGE_FILL * gap && !overlaps(c.passage, best.passage);
 	});
 }
 
