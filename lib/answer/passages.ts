@@ -124,9 +124,13 @@ function continuationOf(hit: SearchHit, units: readonly Unit[], byPosition: Read
 	if (nextHeading !== heading && subsection === undefined) return [];
 	const following = unitsOf(next.chunk, locale);
 	const repeated = repeatedOpening(units, following);
-	const lead: Unit[] = subsection ? [{ text: subsection, line: -1, terms: analyze(subsection, locale) }] : [];
-	const fresh = [...lead, ...following.slice(repeated)].map(u => ({ ...u, line: u.line + CONTINUED_LINE }));
-	return takeLines(fresh, LEAD_IN_FOLLOW_CHARS);
+	if (subsection === undefined) return takeLines(following.slice(repeated).map(u => ({ ...u, line: u.line + CONTINUED_LINE })), LEAD_IN_FOLLOW_CHARS);
+	// The announced table: its header row, then its rows (short one-sentence lines) up to the first
+	// paragraph, which speaks of something else.
+	const header: Unit = { text: subsection, line: -1, terms: analyze(subsection, locale) };
+	const rows = following.slice(repeated);
+	const end = rows.findIndex((u, i) => u.text.length > LIST_LINE_MAX_CHARS || rows[i - 1]?.line === u.line || rows[i + 1]?.line === u.line);
+	return takeLines([header, ...(end < 0 ? rows : rows.slice(0, end))].map(u => ({ ...u, line: u.line + CONTINUED_LINE })), LEAD_IN_FOLLOW_CHARS);
 }
 
 /** How many opening units of `next` repeat the closing units of `units`, in order (the longest such run). */

@@ -196,7 +196,7 @@ describe("passages beyond one span", () => {
 		const widget = page(
 			"widget",
 			"Website widget",
-			"Usage beacons\n\nThe widget reports two events:\n\nEvent Sent when\n\nwidget_opened A visitor opens the chat bubble.\nmessage_sent A visitor sends a message.\n\nLimits\n\nA chatbot answers a limited number of messages."
+			"Usage beacons\n\nThe widget reports two events:\n\nEvent Sent when\n\nwidget_opened A visitor opens the chat bubble.\nmessage_sent A visitor sends a message.\n\nIt answers 204 No Content. It counts the event for the day.\n\nLimits\n\nA chatbot answers a limited number of messages."
 		);
 		const [intro, table, limits] = chunkSource(widget);
 		expect(table.heading).toBe("Usage beacons › Event Sent when");
@@ -209,6 +209,8 @@ describe("passages beyond one span", () => {
 		]);
 		const answer = extractiveAnswer({ question: "Which events does the widget report?", locale: "en", hits: [{ chunk: intro, score: 2 }, { chunk: table, score: 1 }], ...lexiconFor("en") });
 		expect(answer).toMatchObject({ answered: true, text: expect.stringContaining("message_sent") });
+		// The table only: the paragraph after it speaks of something else.
+		expect(answer.text).not.toContain("204");
 		// A chunk of another section is not what the line announces.
 		const unrelated = { ...limits, ordinal: intro.ordinal + 1 };
 		expect(announced([{ chunk: intro, score: 2 }, { chunk: unrelated, score: 1 }]).every(p => p.parts.length === 1)).toBe(true);
