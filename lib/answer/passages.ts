@@ -128,9 +128,13 @@ function continuationOf(hit: SearchHit, units: readonly Unit[], byPosition: Read
 	// The announced table: its header row, then its rows (short one-sentence lines) up to the first
 	// paragraph, which speaks of something else.
 	const header: Unit = { text: subsection, line: -1, terms: analyze(subsection, locale) };
-	const rows = following.slice(repeated);
-	const end = rows.findIndex((u, i) => u.text.length > LIST_LINE_MAX_CHARS || rows[i - 1]?.line === u.line || rows[i + 1]?.line === u.line);
-	return takeLines([header, ...(end < 0 ? rows : rows.slice(0, end))].map(u => ({ ...u, line: u.line + CONTINUED_LINE })), LEAD_IN_FOLLOW_CHARS);
+	return takeLines([header, ...rowsOf(following.slice(repeated))].map(u => ({ ...u, line: u.line + CONTINUED_LINE })), LEAD_IN_FOLLOW_CHARS);
+}
+
+/** The opening rows of `units`: short lines of one sentence each, up to the first paragraph. */
+function rowsOf(units: readonly Unit[]): Unit[] {
+	const end = units.findIndex((u, i) => u.text.length > LIST_LINE_MAX_CHARS || units[i - 1]?.line === u.line || units[i + 1]?.line === u.line);
+	return end < 0 ? [...units] : units.slice(0, end);
 }
 
 /** How many opening units of `next` repeat the closing units of `units`, in order (the longest such run). */
@@ -208,6 +212,8 @@ export function passagesOf(hits: readonly SearchHit[], locale: Locale): Passage[
 		// A line announcing what follows, with the lines it introduces.
 		units.forEach((unit, i) => {
 			if (!LEAD_IN.test(unit.text) || (i + 1 < units.length && units[i + 1].line === unit.line)) return;
+			// Within one chunk the announcing line keeps what follows past its rows: stopping at the last
+			// row (as across chunks) answered 65 % / 60 % of the dev / held-out questions against 67 % / 63 %.
 			const after = takeLines(units.slice(i + 1), LEAD_IN_FOLLOW_CHARS);
 			const reachesEnd = i + 1 + after.length === units.length;
 			const introduced = [...after, ...(reachesEnd ? continuationOf(hit, units, byPosition, locale, after.length === 0) : [])];
