@@ -33,10 +33,12 @@ interface Traced {
 }
 
 /** A training or crawl the service accepted, to be found finished at the end. */
+const isPending = (outcome: string | undefined) => outcome === undefined || outcome.startsWith("pending");
+
 interface AcceptedJob {
 	at: number;
 	kind: "training" | "site crawl";
-	/** "done", "pending", or what was recorded twice. */
+	/** "done", "pending" (with what was last seen, after a colon), or what was recorded twice. */
 	check(): Promise<string>;
 }
 
@@ -124,7 +126,7 @@ async function demoFlow(n: number): Promise<void> {
 			if (view.sources.texts.length !== 1) return `duplicate: ${view.sources.texts.length} texts in demo ${n}`;
 			if (view.messages_used > sent) return `duplicate: ${view.messages_used} messages counted for ${sent} sent in demo ${n}`;
 			if (view.messages_used < answered) return `duplicate (inverse): ${view.messages_used} messages counted for ${answered} answered in demo ${n}`;
-			return view.status === "ready" ? "done" : "pending";
+			return view.status === "ready" ? "done" : `pending: demo ${n} ${view.status}`;
 		}
 	});
 	for (let i = 0; i < 40 && running; i++) {
@@ -149,10 +151,11 @@ async function mcpFlow(n: number): Promise<void> {
 		kind: "site crawl",
 		async check() {
 			const got = await callTool(baseUrl, "get_chatbot", { chatbot_id: id });
-			const chatbot = got.data as { ready?: boolean; pages?: { crawled: number } } | undefined;
+			const chatbot = got.data as { ready?: boolean; status?: string; failure_reason?: string; pages?: { crawled: number } } | undefined;
 			if (!chatbot) return "pending";
 			if ((chatbot.pages?.crawled ?? 0) > Object.keys(PAGES).length) return `duplicate: ${chatbot.pages?.crawled} pages crawled of ${Object.keys(PAGES).length}`;
-			return chatbot.ready ? "done" : "pending";
+			// A chatbot that ended failed is reported as lost too, with its reason: the crawl should have survived.
+			return chatbot.ready ? "done" : `pending: ${id} ${chatbot.status ?? "?"} ${chatbot.failure_reason ?? ""} (${chatbot.pages?.crawled ?? 0} pages crawled)`;
 		}
 	});
 }
@@ -241,7 +244,7 @@ it("survives each service being killed and restarted: no job lost, nothing done 
 	await eventually(
 		async () => {
 			for (const job of accepted) if (outcomes.get(job) !== "done") outcomes.set(job, await job.check().catch(() => "pending"));
-			return [...outcomes.values()].every(o => o !== "pending") ? true : undefined;
+			return [...outcomes.values()].every(o => !isPending(o)) ? true : undefined;
 		},
 		150_000,
 		"every accepted job to finish"
@@ -257,13 +260,13 @@ it("survives each service being killed and restarted: no job lost, nothing done 
 			failed: requests.filter(r => !r.ok).length,
 			recovery_s: Number((w.recoveryMs / 1000).toFixed(1)),
 			jobs: jobs.length,
-			jobs_lost: jobs.filter(j => outcomes.get(j) === "pending").length,
+			jobs_lost: jobs.filter(j => isPending(outcomes.get(j))).length,
 			duplicates: jobs.filter(j => outcomes.get(j)?.startsWith("duplicate")).length
 		};
 	});
 	const header = "service        requests  failed  recovery s  jobs  jobs lost  duplicates";
 	const lines = rows.map(r => `${r.service.padEnd(14)} ${String(r.requests).padStart(8)} ${String(r.failed).padStart(7)} ${String(r.recovery_s).padStart(11)} ${String(r.jobs).padStart(5)} ${String(r.jobs_lost).padStart(10)} ${String(r.duplicates).padStart(11)}`);
-	const lost = [...outcomes.values()].filter(o => o === "pending").length;
+	const lost = [...outcomes.values()].filter(isPending).length;
 	const duplicated = [...outcomes.values()].filter(o => o.startsWith("duplicate"));
 	const duplicates = duplicated.length;
 	process.stdout.write(
@@ -271,7 +274,8 @@ it("survives each service being killed and restarted: no job lost, nothing done 
 	);
 
 	expect(accepted.length).toBeGreaterThan(KNOWN_SERVICES.length);
-	expect(lost).toBe(0);
+	// The pending jobs with what was last seen of them (a crawl lost once in a clean-clone run).
+	expect([...outcomes.values()].filter(isPending)).toEqual([]);
 	expect(duplicated).toEqual([]);
 	expect(traced.filter(t => t.ok).length).toBeGreaterThan(traced.length / 2);
 }, 600_000);
