@@ -83,24 +83,37 @@ function passage(hit: SearchHit, hitRank: number, units: Unit[], isList: boolean
 	};
 }
 
-/** Runs of at least `MIN_LIST_ITEMS` short one-sentence lines, with a lead-in line ending in ":" if one precedes. */
+/** The units grouped by line, in reading order (units come in line order). */
+function linesOf(units: readonly Unit[]): Unit[][] {
+	const lines: Unit[][] = [];
+	for (const unit of units) {
+		const last = lines.at(-1);
+		if (last && last[0].line === unit.line) last.push(unit);
+		else lines.push([unit]);
+	}
+	return lines;
+}
+
+/** A line short enough, and of one sentence, to be a list item or a table row. */
+function isRow(line: readonly Unit[]): boolean {
+	return line.length === 1 && line[0].text.length <= LIST_LINE_MAX_CHARS;
+}
+
+/** Runs of at least `MIN_LIST_ITEMS` rows, with a lead-in line ending in ":" if one precedes. */
 function listRuns(units: Unit[]): Unit[][] {
-	const byLine = new Map<number, Unit[]>();
-	for (const unit of units) byLine.set(unit.line, [...(byLine.get(unit.line) ?? []), unit]);
-	const lines = [...byLine.entries()].sort((a, b) => a[0] - b[0]);
+	const lines = linesOf(units);
 	const runs: Unit[][] = [];
 	let run: Unit[] = [];
 	const close = (index: number) => {
 		if (run.length >= MIN_LIST_ITEMS) {
-			const before = lines[index - run.length - 1]?.[1];
-			const lead = before && before.length === 1 && /:\s*$/.test(before[0].text) ? before : [];
+			const before = lines[index - run.length - 1];
+			const lead = before && before.length === 1 && LEAD_IN.test(before[0].text) ? before : [];
 			runs.push([...lead, ...run.slice(0, MAX_LIST_ITEMS)]);
 		}
 		run = [];
 	};
-	lines.forEach(([, lineUnits], index) => {
-		const short = lineUnits.length === 1 && lineUnits[0].text.length <= LIST_LINE_MAX_CHARS;
-		if (short) run.push(lineUnits[0]);
+	lines.forEach((line, index) => {
+		if (isRow(line)) run.push(line[0]);
 		else close(index);
 	});
 	close(lines.length);
@@ -123,18 +136,20 @@ function continuationOf(hit: SearchHit, units: readonly Unit[], byPosition: Read
 	const subsection = intoSubsection && heading !== "" && nextHeading.startsWith(heading + HEADING_JOINER) ? nextHeading.slice(heading.length + HEADING_JOINER.length) : undefined;
 	if (nextHeading !== heading && subsection === undefined) return [];
 	const following = unitsOf(next.chunk, locale);
-	const repeated = repeatedOpening(units, following);
-	if (subsection === undefined) return takeLines(following.slice(repeated).map(u => ({ ...u, line: u.line + CONTINUED_LINE })), LEAD_IN_FOLLOW_CHARS);
-	// The announced table: its header row, then its rows (short one-sentence lines) up to the first
-	// paragraph, which speaks of something else.
-	const header: Unit = { text: subsection, line: -1, terms: analyze(subsection, locale) };
-	return takeLines([header, ...rowsOf(following.slice(repeated))].map(u => ({ ...u, line: u.line + CONTINUED_LINE })), LEAD_IN_FOLLOW_CHARS);
+	const fresh = following.slice(repeatedOpening(units, following));
+	// The announced table: its header row, then its rows up to the first paragraph, which speaks of something else.
+	const continued = subsection === undefined ? fresh : [{ text: subsection, line: -1, terms: analyze(subsection, locale) }, ...rowsOf(fresh)];
+	return takeLines(continued.map(u => ({ ...u, line: u.line + CONTINUED_LINE })), LEAD_IN_FOLLOW_CHARS);
 }
 
-/** The opening rows of `units`: short lines of one sentence each, up to the first paragraph. */
+/** The opening rows of `units`, up to the first line that is not a row. */
 function rowsOf(units: readonly Unit[]): Unit[] {
-	const end = units.findIndex((u, i) => u.text.length > LIST_LINE_MAX_CHARS || units[i - 1]?.line === u.line || units[i + 1]?.line === u.line);
-	return end < 0 ? [...units] : units.slice(0, end);
+	const rows: Unit[] = [];
+	for (const line of linesOf(units)) {
+		if (!isRow(line)) break;
+		rows.push(line[0]);
+	}
+	return rows;
 }
 
 /** How many opening units of `next` repeat the closing units of `units`, in order (the longest such run). */
@@ -192,9 +207,7 @@ export function passagesOf(hits: readonly SearchHit[], locale: Locale): Passage[
 		}
 		const units = unitsOf(chunk, locale);
 		// A whole line (a paragraph, a list item, a table row) is a candidate even past MAX_SPAN_UNITS sentences.
-		const byLine = new Map<number, Unit[]>();
-		for (const unit of units) byLine.set(unit.line, [...(byLine.get(unit.line) ?? []), unit]);
-		for (const lineUnits of byLine.values()) {
+		for (const lineUnits of linesOf(units)) {
 			if (lineUnits.length > MAX_SPAN_UNITS && lineUnits.reduce((n, u) => n + u.text.length, 0) <= MAX_LINE_CHARS) out.push(passage(hit, hitRank, lineUnits, false));
 		}
 		// Spans stay within one line: a paragraph, a list item or a table row is one thought.
