@@ -1,7 +1,7 @@
 /**
  * The main text of an HTML page, without navigation boilerplate, with its structure kept as lines:
- * paragraphs separated by a blank line, each heading and list item on its own line, so a chunker
- * can split on structure later.
+ * paragraphs separated by a blank line, each heading (marked "#" to "######" by its level) and
+ * list item on its own line, so a chunker can split on structure later.
  *
  * Site chrome (nav, page-level header and footer, aside, forms, scripts) is removed first. Then
  * @mozilla/readability picks the main content, over linkedom (a DOM without a browser). When it finds
@@ -25,6 +25,12 @@ const BLOCKS = new Set([
 	"figcaption", "figure", "footer", "form", "h1", "h2", "h3", "h4", "h5", "h6", "header", "hr", "li", "main", "nav",
 	"ol", "p", "pre", "section", "summary", "table", "tbody", "thead", "tfoot", "tr", "ul", "caption"
 ]);
+
+/**
+ * Headings are written as Markdown ATX lines ("## Limits") so the chunker knows them for headings
+ * instead of guessing from short lines (lib/retrieval/chunker.ts reads the marks).
+ */
+const HEADING_LEVELS: Readonly<Record<string, number | undefined>> = { h1: 1, h2: 2, h3: 3, h4: 4, h5: 5, h6: 6 };
 
 /** Blocks written as a single line rather than a paragraph of their own. */
 const LINE_BLOCKS = new Set(["li", "dt", "dd", "tr"]);
@@ -119,6 +125,9 @@ function walk(node: Node, writer: TextWriter): void {
 	const block = BLOCKS.has(name);
 	const kind: 1 | 2 = LINE_BLOCKS.has(name) ? 1 : 2;
 	if (block) writer.breakLine(kind);
+	const level = HEADING_LEVELS[name];
+	// An empty heading gets no mark: a lone "##" would read as a paragraph.
+	if (level && (node.textContent ?? "").trim()) writer.text(`${"#".repeat(level)} `);
 	if (name === "td" || name === "th") writer.space();
 	for (let child = node.firstChild; child; child = child.nextSibling) walk(child, writer);
 	if (block) writer.breakLine(kind);

@@ -156,8 +156,11 @@ function linesStandAlone(lines: string[], oneBlockPerLine: boolean): boolean {
 	return oneBlockPerLine || (lines.length > 1 && !lines.some(line => ENDS_SENTENCE.test(line)));
 }
 
-/** Reads one group of adjacent non-blank lines into heading and paragraph blocks. */
-function readGroup(lines: string[], out: Block[], oneBlockPerLine = false): void {
+/**
+ * Reads one group of adjacent non-blank lines into heading and paragraph blocks. `guessHeadings`:
+ * a short title-like line standing alone counts as a heading even though nothing marks it so.
+ */
+function readGroup(lines: string[], out: Block[], oneBlockPerLine = false, guessHeadings = true): void {
 	if (lines.length > 1 && linesStandAlone(lines, oneBlockPerLine)) {
 		for (const line of lines) {
 			const heading = markdownHeading(line);
@@ -184,6 +187,7 @@ function readGroup(lines: string[], out: Block[], oneBlockPerLine = false): void
 			flush();
 			paragraph.push(line.replace(LIST_ITEM, ""));
 		} else if (
+			guessHeadings &&
 			isTitleLike(line) &&
 			(i === 0 || ENDS_SENTENCE.test(lines[i - 1])) &&
 			(next === undefined || /^[\p{Lu}\p{N}¿¡]/u.test(next) || LIST_ITEM.test(next))
@@ -198,20 +202,35 @@ function readGroup(lines: string[], out: Block[], oneBlockPerLine = false): void
 	flush();
 }
 
+/**
+ * Whether a crawled page's text marks its own sections (readable-text writes `<h2>` as "## "): then
+ * its short lines are not guessed to be headings. Guessing took "Returns: void", the last line of
+ * one function's reference, for the heading of the next function's section, whose own heading
+ * ("getCookies(headers)") starts in lower case and so never looked like one. One marked heading is
+ * often only the page's title; two say the author marked the sections.
+ */
+function marksItsHeadings(lines: string[]): boolean {
+	let marked = 0;
+	for (const line of lines) if (line.startsWith("#") && markdownHeading(line.trim()) !== undefined && ++marked >= 2) return true;
+	return false;
+}
+
 /** `oneBlockPerLine`: the text comes from a crawled page, whose lines never wrap (see `linesStandAlone`). */
 export function parseBlocks(text: string, oneBlockPerLine = false): Block[] {
 	const blocks: Block[] = [];
 	let group: string[] = [];
-	for (const raw of text.replace(/\r\n?/g, "\n").split("\n")) {
+	const lines = text.replace(/\r\n?/g, "\n").split("\n");
+	const guess = !(oneBlockPerLine && marksItsHeadings(lines));
+	for (const raw of lines) {
 		const line = stripInlineMarkdown(raw).replace(/\s+/g, " ").trim();
 		if (line) {
 			group.push(line);
 			continue;
 		}
-		if (group.length) readGroup(group, blocks, oneBlockPerLine);
+		if (group.length) readGroup(group, blocks, oneBlockPerLine, guess);
 		group = [];
 	}
-	if (group.length) readGroup(group, blocks, oneBlockPerLine);
+	if (group.length) readGroup(group, blocks, oneBlockPerLine, guess);
 	return blocks;
 }
 

@@ -99,8 +99,8 @@ describe("JavaScript-rendered content", () => {
 		for (const boilerplate of ["Careers at Zephyr", "Press room", "Free shipping", "Cookie settings", "Loading facts"]) {
 			expect(page.text).not.toContain(boilerplate);
 		}
-		// Structure survives: the section heading and each fact on lines of their own.
-		expect(page.text.split("\n")).toEqual(expect.arrayContaining(["Warranty and care", FACT]));
+		// Structure survives: the section heading (marked by its level) and each fact on lines of their own.
+		expect(page.text.split("\n")).toEqual(expect.arrayContaining(["## Warranty and care", FACT]));
 	});
 });
 

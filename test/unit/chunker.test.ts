@@ -38,6 +38,25 @@ describe("parseBlocks", () => {
 		]);
 	});
 
+	test("a crawled page that marks its sections has no guessed headings; one that does not, has", () => {
+		// What readable-text gives for a function reference: "Returns: void" ends one section.
+		const marked = ["## deleteCookie(headers, name)", "", "Sets the expiry time of the cookie.", "", "Returns: void", "", "## getCookies(headers)", "", "Parses the Cookie header."].join("\n");
+		expect(parseBlocks(marked, true)).toEqual([
+			{ type: "heading", text: "deleteCookie(headers, name)", marked: true },
+			{ type: "paragraph", text: "Sets the expiry time of the cookie." },
+			{ type: "paragraph", text: "Returns: void" },
+			{ type: "heading", text: "getCookies(headers)", marked: true },
+			{ type: "paragraph", text: "Parses the Cookie header." }
+		]);
+		// The same page without marks (headings styled, not tagged), and one marked only by its title.
+		const unmarked = marked.replace(/## /g, "");
+		expect(parseBlocks(unmarked, true).filter(b => b.type === "heading")).toEqual([{ type: "heading", text: "Returns: void" }]);
+		const titleOnly = `# Cookies\n\n${unmarked}`;
+		expect(parseBlocks(titleOnly, true).filter(b => b.type === "heading").map(b => b.text)).toEqual(["Cookies", "Returns: void"]);
+		// Text typed or uploaded (not crawled) keeps guessing: its author may mix both.
+		expect(parseBlocks(`# Guide\n\n# Cookies\n\nShipping\nOrders ship fast.`).filter(b => b.type === "heading").map(b => b.text)).toEqual(["Guide", "Cookies", "Shipping"]);
+	});
+
 	test("does not take a wrapped line of prose for a heading", () => {
 		const blocks = parseBlocks("The warranty lasts 37 months and covers\nall parts of the kettle.");
 		expect(blocks).toEqual([{ type: "paragraph", text: "The warranty lasts 37 months and covers all parts of the kettle." }]);

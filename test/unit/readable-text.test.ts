@@ -35,7 +35,8 @@ describe("readableText", () => {
 		const { title, text } = readableText(articlePage(), URL_);
 		expect(title).toBe("Zephyr-9 review | Zephyr");
 		const lines = text.split("\n");
-		expect(lines).toContain("Warranty");
+		// Headings are marked by their level, so the chunker need not guess them.
+		expect(lines).toContain("## Warranty");
 		expect(lines).toContain("The Zephyr-9 kettle warranty lasts 37 months.");
 		// List items are single lines, not paragraphs of their own.
 		expect(text).toContain("Capacity: 1.7 litres\nPower: 2200 W");
@@ -52,13 +53,13 @@ describe("readableText", () => {
 	it("keeps a heading whose anchor id reads like page chrome", () => {
 		// Readability drops elements with "header" in their id; "getcookiesheaders" is a heading's slug.
 		const html = articlePage().replace("<h2>Warranty</h2>", '<h2 id="getcookiesheaders" class="anchor-header"><code>getCookies(headers)</code></h2>');
-		expect(readableText(html, URL_).text.split("\n")).toContain("getCookies(headers)");
+		expect(readableText(html, URL_).text.split("\n")).toContain("## getCookies(headers)");
 	});
 
 	it("reads a short page whole, minus its chrome", () => {
 		const html = `<html><head><title>Tiny</title></head><body><nav>Menu Home About</nav>
 			<h1>Opening hours</h1><p>Monday to Friday, 08:15 to 16:45.</p><footer>Footer text</footer></body></html>`;
-		expect(readableText(html, URL_)).toEqual({ title: "Tiny", text: "Opening hours\n\nMonday to Friday, 08:15 to 16:45." });
+		expect(readableText(html, URL_)).toEqual({ title: "Tiny", text: "# Opening hours\n\nMonday to Friday, 08:15 to 16:45." });
 	});
 
 	it("gives empty text for a page with nothing readable", () => {
@@ -71,6 +72,12 @@ describe("structuredText", () => {
 
 	it("collapses inline whitespace like a browser and keeps spaces between inline elements", () => {
 		expect(text("<p>The   <b>Zephyr-9</b>\n kettle<i> boils</i>.</p>")).toBe("The Zephyr-9 kettle boils.");
+	});
+
+	it("marks a heading by its level, and leaves an empty one unmarked", () => {
+		expect(text("<h1>Kettles</h1><h3>The <code>Zephyr-9</code> lid</h3><p>Sold apart.</p><h2> </h2><h6>Fine print</h6>")).toBe(
+			"# Kettles\n\n### The Zephyr-9 lid\n\nSold apart.\n\n###### Fine print"
+		);
 	});
 
 	it("turns <br> into a line break and table cells into spaced lines", () => {
