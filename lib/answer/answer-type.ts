@@ -99,7 +99,10 @@ const TIMES_WORDS: Record<Locale, string> = { en: "once|twice|thrice", es: "una 
 
 function build(locale: Locale): Record<Exclude<AnswerType, "count" | "times">, RegExp> {
 	const units = TIME_UNITS[locale];
-	const quantity = `(?:\\p{N}[\\p{N}.,]{0,20}|${NUMBER_WORDS[locale]}|${locale === "en" ? "an?" : "un|una"})`;
+	// Figures may touch their unit ("15s", "10ms"); a word needs a space or hyphen before it, or
+	// "as", "ah" and "ones" would read as "a s", "a h" and "one s".
+	const figures = "\\p{N}[\\p{N}.,]{0,20}";
+	const words = `(?:${NUMBER_WORDS[locale]}|${locale === "en" ? "an?" : "un|una"})`;
 	return {
 		// An amount in figures or in words ("nine euros", "dos dólares").
 		money: new RegExp(
@@ -109,7 +112,7 @@ function build(locale: Locale): Record<Exclude<AnswerType, "count" | "times">, R
 		// A length, or none at all: "at once" answers "how long until it stops working?", "never
 		// expires" answers "how long does a key last?".
 		duration: new RegExp(
-			`\\b${quantity}[\\s-]?(?:${units})\\b|\\b(?:forever|indefinitely|immediately|instantly|at once|right away|never expires?|para siempre|indefinidamente|inmediatamente|al instante|de inmediato|enseguida|nunca caduca)\\b`,
+			`\\b${figures}[\\s-]?(?:${units})\\b|\\b${words}[\\s-](?:${units})\\b|\\b(?:forever|indefinitely|immediately|instantly|at once|right away|never expires?|para siempre|indefinidamente|inmediatamente|al instante|de inmediato|enseguida|nunca caduca)\\b`,
 			"iu"
 		),
 		frequency: new RegExp(
@@ -158,6 +161,20 @@ const DIGIT_FIRST = /^\p{N}/u;
 /** A time of day ("08:15", "4 pm"), the `clock` pattern made global to blank every one. */
 const CLOCK_TIMES = new RegExp(HOLDS_CLOCK.source, "giu");
 
+/** Words that make a following "one" (or "one" after one more word) stand for a noun: "a new one", "the one". */
+const ONE_DETERMINERS = new Set(["a", "an", "the", "this", "that", "each", "every", "any", "another", "which", "no"]);
+const NOT_LETTERS = /[^\p{L}]+/u;
+
+/**
+ * Whether the "one" at `at` is a pronoun rather than a count: after a determiner, directly or with
+ * one word between ("the one", "create a new one and revoke the old one"). "Only one", "at most
+ * one", "more than one" still count.
+ */
+function standsForANoun(text: string, at: number): boolean {
+	const words = text.slice(Math.max(0, at - 40), at).toLowerCase().split(NOT_LETTERS).filter(Boolean);
+	return ONE_DETERMINERS.has(words[words.length - 1] ?? "") || ONE_DETERMINERS.has(words[words.length - 2] ?? "");
+}
+
 /**
  * Whether the text counts something: a quantity that is neither a length of time ("37 months"),
  * a price ("14 euros", "$5"), a time of day ("08:15") nor part of a name ("Zephyr-9", "5xx").
@@ -171,6 +188,7 @@ function holdsCount(text: string, locale: Locale): boolean {
 		const before = read.slice(Math.max(0, match.index - 2), match.index);
 		if (DIGIT_FIRST.test(match[0]) && (NAME_BEFORE.test(before) || LETTER_AFTER.test(read.charAt(end)))) continue;
 		if (CURRENCY_BEFORE.test(before)) continue;
+		if (locale === "en" && match[0].toLowerCase() === "one" && standsForANoun(read, match.index)) continue;
 		measure.lastIndex = end;
 		if (measure.test(read)) continue;
 		return true;

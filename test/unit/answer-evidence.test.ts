@@ -59,6 +59,11 @@ describe("expected answer type", () => {
 		expect(holdsAnswerType("Pro: 10 chatbots, 1,000 pages, 5,000 messages a month.", "money", "en")).toBe(false);
 		expect(holdsAnswerType("Conversations are kept for a day after their last message.", "duration", "en")).toBe(true);
 		expect(holdsAnswerType("Conversations are kept after their last message.", "duration", "en")).toBe(false);
+		// A unit glued to a figure counts ("15s"); glued to a word it is another word ("as", "ah", "ones", "unas").
+		expect(holdsAnswerType("It times out after 15s, or 10ms when idle.", "duration", "en")).toBe(true);
+		expect(holdsAnswerType("The session cookie comes from the log-in, as before; ah, the ones we keep.", "duration", "en")).toBe(false);
+		expect(holdsAnswerType("Tarda unas cuantas peticiones.", "duration", "es")).toBe(false);
+		expect(holdsAnswerType("Tarda una hora.", "duration", "es")).toBe(true);
 		expect(holdsAnswerType("It answers between 08:15 and 16:45.", "clock", "en")).toBe(true);
 		expect(holdsAnswerType("La sesión dura 72 horas.", "duration", "es")).toBe(true);
 		expect(holdsAnswerType("El plan Pro cuesta 20 €.", "money", "es")).toBe(true);
@@ -90,6 +95,13 @@ describe("expected answer type", () => {
 		}
 		// "Once" says how many times, not how many things.
 		expect(holdsAnswerType("A key is shown once, when it is created.", "count", "en")).toBe(false);
+		// "One" standing for a noun counts nothing; "only one", "at most one" do.
+		for (const pronoun of ["If you lose it, create a new one and revoke the old one.", "The one you created is listed first.", "No one can see it."]) {
+			expect(holdsAnswerType(pronoun, "count", "en")).toBe(false);
+		}
+		for (const one of ["An account may have only one.", "At most one key per account.", "One key per account.", "More than one key is allowed."]) {
+			expect(holdsAnswerType(one, "count", "en")).toBe(true);
+		}
 		expect(holdsAnswerType("It retries only once.", "times", "en")).toBe(true);
 		expect(holdsAnswerType("Up to 5 tries.", "times", "en")).toBe(true);
 		expect(holdsAnswerType("El enlace sirve una vez.", "times", "es")).toBe(true);
