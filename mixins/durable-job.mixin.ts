@@ -10,7 +10,9 @@
  * - give-up: a job claimed more than `maxAttempts` times (it keeps killing its worker, or keeps
  *   failing for reasons of ours) is handed to the service's `giveUpJob` and ended;
  * - `requeueStale`: the janitor's call that sends again the jobs whose message was lost or whose
- *   worker died, gives up on the hopeless ones and forgets finished ones.
+ *   worker died, gives up on the hopeless ones and forgets finished ones;
+ * - `sent_at`: set once a job's message is out, cleared when a worker releases the job, so a job
+ *   whose process died between storing and sending it is sent by the next `enqueueJob` for it.
  *
  * The run step returns when the job is over (its outcome recorded, success or the job's own
  * failure). Throwing means "not done, for a reason that is ours" (a service did not answer): the
@@ -31,7 +33,7 @@
  */
 import type { Context, Service, ServiceSchema } from "moleculer";
 import type { AppConfig } from "../config";
-import { claimJob, FINAL_JOB_STATUSES, FinalJobStatus, isOutage, JobDoc, newJobFields, renewLease, requeueStaleJobs } from "../lib/jobs/durable-job";
+import { claimJob, FINAL_JOB_STATUSES, FinalJobStatus, isOutage, JobDoc, markSent, newJobFields, releasedFields, renewLease, requeueStaleJobs } from "../lib/jobs/durable-job";
 import { processMetrics } from "../lib/ops/metrics";
 import { ChannelSchema, sendToChannel } from "../services/channels";
 import { createDbMixin, DocumentCollection } from "./db.mixin";
@@ -216,7 +218,7 @@ export function DurableJobMixin<J extends JobDoc>(config: Readonly<AppConfig>, o
 				// Handed back untouched: the attempt does not count, and a new message (sent once this
 				// service has stopped consuming) lets a live worker take it at once. This message is
 				// acknowledged, so halts never use up JetStream deliveries.
-				await service.jobs().update({ _id: job._id, status: "running" }, { $set: { status: "queued", lease_until: 0, updated_at: Date.now() }, $inc: { attempts: -1 } });
+				await service.jobs().update({ _id: job._id, status: "running" }, { $set: releasedFields(Date.now()), $inc: { attempts: -1 } });
 				jobHalts.inc({ channel: opts.channel });
 				service.handedBack?.add(job._id);
 				return;
@@ -228,7 +230,7 @@ export function DurableJobMixin<J extends JobDoc>(config: Readonly<AppConfig>, o
 			if (isOutage(reason)) {
 				// A service it needs is down or restarting: not the job's fault. Released, and sent again
 				// shortly (the janitor re-sends it if this process dies before then).
-				await service.jobs().update({ _id: job._id, status: "running" }, { $set: { status: "queued", lease_until: 0, updated_at: Date.now() }, $inc: { attempts: -1 } });
+				await service.jobs().update({ _id: job._id, status: "running" }, { $set: releasedFields(Date.now()), $inc: { attempts: -1 } });
 				service.logger.warn(`Job ${job._id} (${opts.channel}) waits for a service:`, (reason as Error).message);
 				setTimeout(() => {
 					service.sendJob(job._id).catch(err => service.logger.warn(`Job ${job._id} not sent again (the janitor will):`, (err as Error).message));
@@ -285,14 +287,18 @@ export function DurableJobMixin<J extends JobDoc>(config: Readonly<AppConfig>, o
 				}
 			},
 
-			sendJob(this: JobService<J>, jobId: string): Promise<void> {
-				return sendToChannel(this.broker, opts.channel, { job_id: jobId });
+			async sendJob(this: JobService<J>, jobId: string): Promise<void> {
+				await sendToChannel(this.broker, opts.channel, { job_id: jobId });
+				const sent = markSent(jobId, Date.now());
+				await this.jobs().update(sent.query, sent.update);
 			},
 
 			async enqueueJob(this: JobService<J>, fields: Omit<J, keyof JobDoc> & { _id: string }): Promise<J> {
 				const { job, created } = await this.storeJob(fields);
-				// A job that already exists has its message, or `requeueStale` sends it again once it is stale.
-				if (created) await this.sendJob(job._id);
+				// A job that already exists has its message, unless the process that stored it died before
+				// sending it (or a worker released it and died): then asking again sends it. A lost message
+				// is `requeueStale`'s to send again once the job is stale.
+				if (created || (job.status === "queued" && !job.sent_at)) await this.sendJob(job._id);
 				return job;
 			},
 

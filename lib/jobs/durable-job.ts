@@ -26,6 +26,11 @@ export interface JobDoc {
 	updated_at: number;
 	/** When it reached a final status (jobs kept after they finish). */
 	finished_at?: number | null;
+	/**
+	 * When its message was last sent; null while it has none: stored but not yet sent (its process
+	 * may have died between the two), or released by a worker to be sent again.
+	 */
+	sent_at?: number | null;
 }
 
 export interface JobUpdate {
@@ -35,8 +40,24 @@ export interface JobUpdate {
 
 /** The fields of a new job, queued now. */
 export function newJobFields(now: number): Omit<JobDoc, "_id"> {
-	return { status: "queued", attempts: 0, lease_until: 0, created_at: now, updated_at: now, finished_at: null };
+	return { status: "queued", attempts: 0, lease_until: 0, created_at: now, updated_at: now, finished_at: null, sent_at: null };
 }
+
+/** Records that a queued job's message went out. */
+export function markSent(id: string, now: number): JobUpdate {
+	return { query: { _id: id, status: "queued" }, update: { $set: { sent_at: now } } };
+}
+
+/** Fields that put a running job back in the queue without its attempt counting, to be sent again. */
+export function releasedFields(now: number): Record<string, unknown> {
+	return { status: "queued", lease_until: 0, updated_at: now, sent_at: null };
+}
+
+/**
+ * A queued job with no message this long was stored by a process that died before sending it:
+ * the janitor sends it then rather than after `staleMs` (long enough for a send under way to finish).
+ */
+export const UNSENT_GRACE_MS = 30_000;
 
 /** Takes a job for one worker: it matches only while the job is queued or its lease has run out. */
 export function claimJob(id: string, now: number, leaseMs: number): JobUpdate {
@@ -58,10 +79,17 @@ export function markRequeued(id: string, now: number): JobUpdate {
 
 /**
  * Jobs whose message was probably lost: queued and untouched for `staleMs` (the message never
- * arrived, or its worker died before claiming it), or running past their lease (the worker died).
+ * arrived, or its worker died before claiming it), queued with no message sent for
+ * `UNSENT_GRACE_MS`, or running past their lease (the worker died).
  */
 export function staleJobsQuery(now: number, staleMs: number): Record<string, unknown> {
-	return { $or: [{ status: "queued", updated_at: { $lte: now - staleMs } }, { status: "running", lease_until: { $lte: now } }] };
+	return {
+		$or: [
+			{ status: "queued", updated_at: { $lte: now - staleMs } },
+			{ status: "queued", sent_at: null, updated_at: { $lte: now - Math.min(staleMs, UNSENT_GRACE_MS) } },
+			{ status: "running", lease_until: { $lte: now } }
+		]
+	};
 }
 
 /** The part of a job collection `requeueStaleJobs` needs. */

@@ -12,7 +12,7 @@ import * as path from "node:path";
 import { Service, ServiceBroker } from "moleculer";
 import { loadConfig } from "../../config";
 import type { Chatbot, ChatbotLimits, Source } from "../../lib/chatbots/model";
-import { claimJob, JobDoc, newJobFields, renewLease, staleJobsQuery } from "../../lib/jobs/durable-job";
+import { claimJob, JobDoc, markSent, newJobFields, renewLease, staleJobsQuery, UNSENT_GRACE_MS } from "../../lib/jobs/durable-job";
 import { COLLECTION_INDEXES } from "../../lib/storage/collection-indexes";
 import { createDbMixin, DocumentCollection } from "../../mixins/db.mixin";
 import createChatbotsService from "../../services/chatbots.service";
@@ -287,6 +287,18 @@ function dataLayerSuite(engine: Engine): void {
 			expect(await jobs.update(takeover.query, takeover.update)).toBe(1);
 			expect((await jobs.findOne({ _id: "job-1" }))?.attempts).toBe(2);
 			expect(await jobs.remove({ _id: "job-1" })).toBe(1);
+
+			// A job stored a minute ago whose message never went out (its process died in between) is
+			// stale after UNSENT_GRACE_MS, not after staleMs; once sent it waits out staleMs like any other.
+			await jobs.insert({ _id: "job-3", payload: "c", ...newJobFields(now - 60_000) });
+			await jobs.insert({ _id: "job-4", payload: "d", ...newJobFields(now - 60_000) });
+			await jobs.insert({ _id: "job-5", payload: "e", ...newJobFields(now - UNSENT_GRACE_MS / 2) });
+			const sent = markSent("job-4", now - 60_000);
+			expect(await jobs.update(sent.query, sent.update)).toBe(1);
+			expect(await stale(now)).toEqual(["job-2", "job-3"]);
+			expect(await stale(now + UNSENT_GRACE_MS)).toEqual(["job-2", "job-3", "job-5"]);
+			expect(await stale(now + 5 * 60_000)).toEqual(["job-2", "job-3", "job-4", "job-5"]);
+			await jobs.remove({ _id: { $in: ["job-2", "job-3", "job-4", "job-5"] } });
 		});
 
 		it("indexes every listed field of a collection, and a lookup reads the most selective index", async () => {

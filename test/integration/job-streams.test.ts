@@ -1,8 +1,9 @@
 /**
  * The durable job machinery on real JetStream: streams are bounded (age, size, replicas), a job
  * whose last attempt fails is reported to its owner, marked failed and published as a dead
- * letter, and a job running when its process drains is handed to the next worker without using
- * up a delivery or an attempt.
+ * letter, a job running when its process drains is handed to the next worker without using
+ * up a delivery or an attempt, and a job stored by a process that died before sending it is sent
+ * when it is asked for again.
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -17,7 +18,7 @@ import { drainBroker } from "../../services/ops/drain";
 import { eventually } from "../helpers/processes";
 import { RunningServer, startNats } from "../helpers/servers";
 
-type ProbeJob = JobDoc & { mode: "deadline" | "hold" };
+type ProbeJob = JobDoc & { mode: "deadline" | "hold" | "gate" | "quick" };
 
 let nats: RunningServer;
 let nc: NatsConnection;
@@ -26,6 +27,7 @@ const letters: DeadLetter[] = [];
 const givenUp: string[] = [];
 const started: Array<{ id: string; node: string }> = [];
 let releaseHeld = false;
+let gateOpen = false;
 
 function makeBroker(nodeID: string, withReader: boolean): ServiceBroker {
 	const config = loadConfig({ TRANSPORTER: nats.url, SINGLE_MACHINE: "true", DATA_DIR: dataDir, NODE_ID: nodeID, LOG_LEVEL: "error", JETSTREAM_MAX_AGE_HOURS: "2", JETSTREAM_MAX_MB: "64" });
@@ -52,6 +54,13 @@ function makeBroker(nodeID: string, withReader: boolean): ServiceBroker {
 					return (this as unknown as DurableJobMethods<ProbeJob>).enqueueJob({ _id: ctx.params.id, mode: ctx.params.mode as ProbeJob["mode"] });
 				}
 			},
+			/** Stores a job without sending it: what a process that died between the two leaves behind. */
+			storeOnly: {
+				params: { id: "string", mode: "string" },
+				async handler(ctx: Context<{ id: string; mode: string }>) {
+					return (await (this as unknown as DurableJobMethods<ProbeJob>).storeJob({ _id: ctx.params.id, mode: ctx.params.mode as ProbeJob["mode"] })).job;
+				}
+			},
 			job: {
 				params: { id: "string" },
 				handler(ctx: Context<{ id: string }>) {
@@ -62,8 +71,8 @@ function makeBroker(nodeID: string, withReader: boolean): ServiceBroker {
 		methods: {
 			async runJob(job: ProbeJob, run: JobRun) {
 				started.push({ id: job._id, node: nodeID });
-				// Both modes wait: "deadline" for its 300 ms limit, "hold" until released or halted.
-				while (!(job.mode === "hold" && releaseHeld)) {
+				// "deadline" waits for its 300 ms limit, "hold" and "gate" until released (or halted); "quick" is done at once.
+				while (job.mode !== "quick" && !(job.mode === "hold" && releaseHeld) && !(job.mode === "gate" && gateOpen)) {
 					run.checkpoint();
 					await new Promise(resolve => setTimeout(resolve, 50));
 				}
@@ -140,3 +149,32 @@ it("bounds the job streams, dead-letters a job whose last attempt failed, and ha
 		await second.stop();
 	}
 }, 120_000);
+
+it("a job stored but never sent (its process died in between) is sent when it is asked for again; one already sent is not", async () => {
+	const broker = makeBroker("worker-3", false);
+	await broker.start();
+	const jsm = await nc.jetstreamManager();
+	const messages = async () => (await jsm.streams.info("chatbot-builder_probe_jobs")).state.messages;
+	const status = async (id: string) => ((await broker.call("probe-worker.job", { id })) as ProbeJob | null)?.status;
+	try {
+		// One job holds the worker's only slot, so the next one stays queued with its message out.
+		await broker.call("probe-worker.enqueue", { id: "blocker", mode: "gate" });
+		await eventually(async () => (started.some(s => s.id === "blocker") ? true : undefined), 30_000, "the blocker to start");
+		await broker.call("probe-worker.enqueue", { id: "waiting", mode: "quick" });
+		expect(await broker.call("probe-worker.job", { id: "waiting" })).toMatchObject({ status: "queued", sent_at: expect.any(Number) });
+		const before = await messages();
+		await broker.call("probe-worker.enqueue", { id: "waiting", mode: "quick" });
+		expect(await messages()).toBe(before);
+
+		// Stored, never sent: asking again (as the chatbots service's sweep does every minute) sends it.
+		expect(await broker.call("probe-worker.storeOnly", { id: "orphan", mode: "quick" })).toMatchObject({ status: "queued", sent_at: null });
+		await broker.call("probe-worker.enqueue", { id: "orphan", mode: "quick" });
+		expect(await messages()).toBe(before + 1);
+
+		gateOpen = true;
+		for (const id of ["blocker", "waiting", "orphan"]) await eventually(async () => ((await status(id)) === "done" ? true : undefined), 30_000, `${id} to finish`);
+		expect(started.filter(s => ["waiting", "orphan"].includes(s.id)).map(s => s.id).sort()).toEqual(["orphan", "waiting"]);
+	} finally {
+		await broker.stop();
+	}
+}, 60_000);
