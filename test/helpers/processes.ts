@@ -32,8 +32,12 @@ export function startNodeProcess(entry: string, env: Record<string, string>): No
 		exited,
 		async stop(signal = "SIGTERM") {
 			if (child.exitCode !== null || child.signalCode !== null) return;
-			child.kill(signal);
-			const timer = setTimeout(() => child.kill("SIGKILL"), 5000);
+			// tsx relays SIGTERM to the service node it started, but nothing relays SIGKILL: killing tsx
+			// alone left the node running, orphaned (the fault test leaked its restarted nodes).
+			const killTree = () => killAll([...descendants(child.pid as number), child.pid as number]);
+			if (signal === "SIGKILL") killTree();
+			else child.kill(signal);
+			const timer = setTimeout(killTree, 5000);
 			await exited;
 			clearTimeout(timer);
 		}
@@ -60,16 +64,32 @@ export async function eventually<T>(check: () => Promise<T | undefined>, timeout
 function descendants(pid: number): number[] {
 	const out: number[] = [];
 	for (const task of fs.existsSync(`/proc/${pid}/task`) ? fs.readdirSync(`/proc/${pid}/task`) : []) {
-		const children = fs.readFileSync(`/proc/${pid}/task/${task}/children`, "utf8").split(" ").filter(Boolean).map(Number);
+		let children: number[];
+		try {
+			children = fs.readFileSync(`/proc/${pid}/task/${task}/children`, "utf8").split(" ").filter(Boolean).map(Number);
+		} catch {
+			continue; // the thread ended while being read
+		}
 		for (const child of children) out.push(child, ...descendants(child));
 	}
 	return out;
 }
 
+/** SIGKILLs each process that is still there. */
+function killAll(pids: number[]): void {
+	for (const pid of pids) {
+		try {
+			process.kill(pid, "SIGKILL");
+		} catch {
+			// already gone
+		}
+	}
+}
+
 /** SIGKILLs a node process and everything it started: no shutdown handler runs, as in a crash. */
 export async function crashNodeProcess(node: NodeProcess): Promise<void> {
 	const pids = [...descendants(node.child.pid as number), node.child.pid as number];
-	for (const pid of pids) process.kill(pid, "SIGKILL");
+	killAll(pids);
 	await node.exited;
 	// Gone, or a zombie waiting for its parent to reap it: either way it runs no more code.
 	const dead = (pid: number) => {
