@@ -214,8 +214,8 @@ async function measureSize(size: number, queryCount: number, limit: number): Pro
 		// A whole question as the chat service answers it (query with context, 16 chunks, passage
 		// answer with the word vectors) beside the answerer before issue 12 (plain query, 8 chunks).
 		// Each answerer runs its own loop, so its garbage is collected in its own timings, and over
-		// ANSWER_QUESTIONS questions: with about 100, a few collection pauses of the large index heap
-		// decided the p95 (5 to 23 ms between runs of one build, the median steady).
+		// ANSWER_QUESTIONS questions: with about 100, a few pauses (probably collections of the large
+		// index heap) decided the p95 (5 to 23 ms between runs of one build, the median steady).
 		const lexicon = lexiconFor("en");
 		const answered = questions(chunks, ANSWER_QUESTIONS + 10, 11);
 		const answerTimes = await timeEach(answered, async question => {
