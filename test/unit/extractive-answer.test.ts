@@ -182,6 +182,22 @@ describe("passages beyond one span", () => {
 		expect(lists.map(p => p.parts)).toContainEqual(["Connecting through a proxy is possible by:", "Using the ProxyAgent class.", "Setting the global dispatcher."]);
 	});
 
+	test("three short lines in a row with no line introducing them are a candidate as a whole", () => {
+		// A list of three items, or three one-sentence paragraphs: a chunk does not tell them apart.
+		const hits = [{ chunk: chunk(0, "A person claims the chatbot. It takes three steps.\nOpen the link.\nLog in or sign up.\nPress the button to keep it.\nA claim link works once. It is only for the person it was given to."), score: 1 }];
+		expect(passagesOf(hits, "en").filter(p => p.isList).map(p => p.parts)).toContainEqual(["Open the link.", "Log in or sign up.", "Press the button to keep it."]);
+	});
+
+	test("a line announcing something of its own ends the list before it, and what the line before it introduces", () => {
+		const text = "The widget reports two events:\nwidget_opened A visitor opens the chat bubble.\nmessage_sent A visitor sends a message.\nmessage_failed A message could not be sent.\nEach is one small request:\ncurl -X POST /t/e\n-H 'Content-Type: application/json'\n-d '{\"event\":\"widget_opened\"}'";
+		const lists = passagesOf([{ chunk: chunk(0, text), score: 1 }], "en").filter(p => p.isList);
+		const events = lists.filter(p => p.parts[0] === "The widget reports two events:");
+		expect(events.length).toBeGreaterThan(0);
+		for (const p of events) expect(p.parts).toEqual(["The widget reports two events:", "widget_opened A visitor opens the chat bubble.", "message_sent A visitor sends a message.", "message_failed A message could not be sent."]);
+		// The next announcing line leads the lines it introduces.
+		expect(lists.map(p => p.parts)).toContainEqual(["Each is one small request:", "curl -X POST /t/e", "-H 'Content-Type: application/json'", "-d '{\"event\":\"widget_opened\"}'"]);
+	});
+
 	test("a list cut at its chunk's end goes on into the next chunk of the same section when that was retrieved", () => {
 		const first = chunk(3, "Formatters:\n%O Pretty-print an object.\n%o An object on one line.\n%s A string.");
 		const next = chunk(4, "%d A number.\n%j JSON.\n%% A percent sign.");
@@ -242,7 +258,7 @@ describe("passages beyond one span", () => {
 			text: [
 				"# Support",
 				"The help desk is in the city of Tromsø and answers the phone on weekdays.",
-				"Kettles are made in our own factory and tested one by one before they ship to the shops.",
+				"Kettles are made in our own factory. Each is tested one by one before it ships to the shops.",
 				"Opening hours of the help desk are 08:15 to 16:45."
 			].join("\n\n")
 		};
