@@ -44,6 +44,17 @@ const BOILERPLATE_SELECTOR = [
 /** `header` and `footer` are site chrome at page level but an article's own byline inside one. */
 const PAGE_CHROME_SELECTOR = "header, footer";
 
+/** Length of the longest run of `char` in `text`. */
+function longestRun(text: string, char: string): number {
+	let longest = 0;
+	let run = 0;
+	for (const c of text) {
+		run = c === char ? run + 1 : 0;
+		if (run > longest) longest = run;
+	}
+	return longest;
+}
+
 /** Accumulates text, turning block boundaries into line and paragraph breaks. */
 class TextWriter {
 	private out = "";
@@ -72,8 +83,11 @@ class TextWriter {
 		while (lines.charCodeAt(start) === 0x0a) start++;
 		const text = lines.slice(start);
 		if (!text) return;
+		// Fenced as Markdown code, so the chunker reads its lines as code ("# install" is a comment
+		// there, not a heading); the fence outruns any run of backticks inside.
+		const fence = "`".repeat(Math.max(3, longestRun(text, "`") + 1));
 		this.breakLine(2);
-		this.append(text);
+		this.append(`${fence}\n${text}\n${fence}`);
 		this.breakLine(2);
 	}
 

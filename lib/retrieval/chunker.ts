@@ -209,28 +209,63 @@ function readGroup(lines: string[], out: Block[], oneBlockPerLine = false, guess
  * ("getCookies(headers)") starts in lower case and so never looked like one. One marked heading is
  * often only the page's title; two say the author marked the sections.
  */
-function marksItsHeadings(lines: string[]): boolean {
+function marksItsHeadings(lines: readonly string[], inCode: readonly boolean[]): boolean {
 	let marked = 0;
-	for (const line of lines) if (line.startsWith("#") && markdownHeading(line.trim()) !== undefined && ++marked >= 2) return true;
+	for (const [i, line] of lines.entries()) if (!inCode[i] && line.startsWith("#") && markdownHeading(line.trim()) !== undefined && ++marked >= 2) return true;
 	return false;
+}
+
+/** A Markdown code fence: readable-text writes a `<pre>` between two, and so do authors of Markdown. */
+const FENCE = /^\s{0,3}(`{3,}|~{3,})/;
+
+/**
+ * Which lines lie inside a fenced code block, and which are its fences. A block closes at a fence
+ * of the same character, at least as long as the one that opened it, alone on its line.
+ */
+function fencedLines(lines: readonly string[]): { inCode: boolean[]; fence: boolean[] } {
+	let opener: string | undefined;
+	const inCode: boolean[] = [];
+	const fence: boolean[] = [];
+	for (const line of lines) {
+		const mark = FENCE.exec(line)?.[1];
+		const opens = opener === undefined && mark !== undefined;
+		const closes = opener !== undefined && mark !== undefined && mark[0] === opener[0] && mark.length >= opener.length && line.trim() === mark;
+		inCode.push(opener !== undefined || opens);
+		fence.push(opens || closes);
+		if (opens) opener = mark;
+		else if (closes) opener = undefined;
+	}
+	return { inCode, fence };
 }
 
 /** `oneBlockPerLine`: the text comes from a crawled page, whose lines never wrap (see `linesStandAlone`). */
 export function parseBlocks(text: string, oneBlockPerLine = false): Block[] {
 	const blocks: Block[] = [];
 	let group: string[] = [];
+	let groupIsCode = false;
 	const lines = text.replace(/\r\n?/g, "\n").split("\n");
-	const guess = !(oneBlockPerLine && marksItsHeadings(lines));
-	for (const raw of lines) {
-		const line = stripInlineMarkdown(raw).replace(/\s+/g, " ").trim();
+	const { inCode, fence } = fencedLines(lines);
+	const guess = !(oneBlockPerLine && marksItsHeadings(lines, inCode));
+	const close = () => {
+		// A code block's lines are lines of code, each its own, never headings ("# install it").
+		if (groupIsCode) for (const line of group) blocks.push({ type: "paragraph", text: line });
+		else if (group.length) readGroup(group, blocks, oneBlockPerLine, guess);
+		group = [];
+	};
+	for (const [i, raw] of lines.entries()) {
+		if (inCode[i] !== groupIsCode) {
+			close();
+			groupIsCode = inCode[i];
+		}
+		if (fence[i]) continue;
+		const line = (inCode[i] ? raw : stripInlineMarkdown(raw)).replace(/\s+/g, " ").trim();
 		if (line) {
 			group.push(line);
 			continue;
 		}
-		if (group.length) readGroup(group, blocks, oneBlockPerLine, guess);
-		group = [];
+		close();
 	}
-	if (group.length) readGroup(group, blocks, oneBlockPerLine, guess);
+	close();
 	return blocks;
 }
 

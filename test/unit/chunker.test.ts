@@ -57,6 +57,23 @@ describe("parseBlocks", () => {
 		expect(parseBlocks(`# Guide\n\n# Cookies\n\nShipping\nOrders ship fast.`).filter(b => b.type === "heading").map(b => b.text)).toEqual(["Guide", "Cookies", "Shipping"]);
 	});
 
+	test("a fenced code block's lines are lines of code, never headings, and its fences are dropped", () => {
+		const heading = (text: string) => ({ type: "heading", text, marked: true });
+		const paragraphs = (...texts: string[]) => texts.map(text => ({ type: "paragraph", text }));
+		// What readable-text gives for a <pre> with shell comments, on a page that marks its headings.
+		const crawled = ["## Quick start", "", "Run these:", "", "```", "# install the package", "npm install kettle", "# start it", "npx kettle", "```", "", "## Next steps", "", "Then open the page."].join("\n");
+		expect(parseBlocks(crawled, true)).toEqual([
+			heading("Quick start"),
+			...paragraphs("Run these:", "# install the package", "npm install kettle", "# start it", "npx kettle"),
+			heading("Next steps"),
+			...paragraphs("Then open the page.")
+		]);
+		// Typed Markdown: a longer fence holds a shorter one, code keeps its backticks and stars, and
+		// its lines are not joined into one sentence.
+		const typed = ["# Guide", "", "````md", "```", "# Not a heading", "```", "````", "", "~~~", "def f(**kwargs):", "    return `x`;", "~~~", "Done."].join("\n");
+		expect(parseBlocks(typed)).toEqual([heading("Guide"), ...paragraphs("```", "# Not a heading", "```", "def f(**kwargs):", "return `x`;", "Done.")]);
+	});
+
 	test("does not take a wrapped line of prose for a heading", () => {
 		const blocks = parseBlocks("The warranty lasts 37 months and covers\nall parts of the kettle.");
 		expect(blocks).toEqual([{ type: "paragraph", text: "The warranty lasts 37 months and covers all parts of the kettle." }]);

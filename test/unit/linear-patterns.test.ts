@@ -134,14 +134,14 @@ describe("parseSitemap", () => {
 describe("readable text of a <pre> block", () => {
 	it("100,000 spaces in a <pre> take milliseconds (the old trailing-space pattern took 22 s)", () => {
 		const html = `<html><body><p>Intro.</p><pre>${" ".repeat(100_000)}x${" ".repeat(1000)}</pre></body></html>`;
-		expect(readableText(html, "https://a.example/").text).toBe(`Intro.\n\n${" ".repeat(100_000)}x`);
+		expect(readableText(html, "https://a.example/").text).toBe(`Intro.\n\n\`\`\`\n${" ".repeat(100_000)}x\n\`\`\``);
 		// Readability and the DOM parser read the whole page; the block itself must not add seconds.
 		expect(fastest(() => readableText(html, "https://a.example/"))).toBeLessThan(1000);
 	});
 
 	it("keeps indentation and drops leading line breaks and trailing white space", () => {
 		const html = "<html><body><p>Intro.</p><pre>\n\n  a\n    b  \n \t\n</pre></body></html>";
-		expect(readableText(html, "https://a.example/").text).toBe("Intro.\n\n  a\n    b");
+		expect(readableText(html, "https://a.example/").text).toBe("Intro.\n\n```\n  a\n    b\n```");
 	});
 });
 

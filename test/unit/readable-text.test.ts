@@ -40,8 +40,8 @@ describe("readableText", () => {
 		expect(lines).toContain("The Zephyr-9 kettle warranty lasts 37 months.");
 		// List items are single lines, not paragraphs of their own.
 		expect(text).toContain("Capacity: 1.7 litres\nPower: 2200 W");
-		// Preformatted text keeps its line breaks and indentation.
-		expect(text).toContain("model  Z9\n  rev    3");
+		// Preformatted text keeps its line breaks and indentation, fenced as code.
+		expect(text).toContain("```\nmodel  Z9\n  rev    3\n```");
 		for (const chrome of ["newsletter", "Shop all kettles", "Careers", "Aurora toaster", "Privacy policy", "tracking"]) {
 			expect(text).not.toContain(chrome);
 		}
@@ -78,6 +78,11 @@ describe("structuredText", () => {
 		expect(text("<h1>Kettles</h1><h3>The <code>Zephyr-9</code> lid</h3><p>Sold apart.</p><h2> </h2><h6>Fine print</h6>")).toBe(
 			"# Kettles\n\n### The Zephyr-9 lid\n\nSold apart.\n\n###### Fine print"
 		);
+	});
+
+	it("fences a <pre> as Markdown code, with a fence longer than any run of backticks inside", () => {
+		expect(text("<p>Install:</p><pre># get it\nnpm i kettle</pre>")).toBe("Install:\n\n```\n# get it\nnpm i kettle\n```");
+		expect(text("<pre>```js\nx()\n```</pre>")).toBe("````\n```js\nx()\n```\n````");
 	});
 
 	it("turns <br> into a line break and table cells into spaced lines", () => {
