@@ -193,6 +193,23 @@ describe("Markdown headings", () => {
 	});
 });
 
+describe("code fences in the chunker and in readable text", () => {
+	const source = (text: string) => ({ chatbotId: "bot", sourceId: "s", kind: "url" as const, title: "T", text });
+	it.each([
+		["a line of 100,000 backticks", "`".repeat(100_000) + "x"],
+		["20,000 fences in a row", "```\n".repeat(20_000)],
+		["a fence opened by 50,000 tildes and 20,000 lines that do not close it", "~".repeat(50_000) + "\n" + "~~~ x\n".repeat(20_000)]
+	])("%s take milliseconds to chunk", (_label, text) => {
+		expect(fastest(() => chunkSources([source(text)]))).toBeLessThan(FAST_MS * 5);
+	});
+
+	it("a <pre> holding 100,000 backticks takes milliseconds to fence", () => {
+		const html = `<html><body><p>Intro.</p><pre>${"`".repeat(100_000)}</pre></body></html>`;
+		expect(readableText(html, "https://a.example/").text).toContain("`".repeat(100_001) + "\n");
+		expect(fastest(() => readableText(html, "https://a.example/"))).toBeLessThan(1000);
+	});
+});
+
 describe("front matter", () => {
 	it.each([
 		["an unclosed block of 20,000 lines", "---\n" + "a: b\n".repeat(20_000)],
