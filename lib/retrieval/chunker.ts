@@ -72,8 +72,11 @@ export interface Chunk {
 	answer?: string;
 }
 
-/** `marked`: written as a heading in markdown (`#`, or underlined), not guessed from a short line. */
-type Block = { type: "heading"; text: string; marked?: true } | { type: "paragraph"; text: string };
+/**
+ * `level`: 1 to 6 for a heading marked in Markdown ("## " is 2; underlined with "=" 1, "-" 2); none
+ * for one guessed from a short line.
+ */
+type Block = { type: "heading"; text: string; level?: number } | { type: "paragraph"; text: string };
 
 /** Stable chunk id; exported so other back ends derive point ids from the same value. */
 export function chunkId(chatbotId: string, sourceId: string, ordinal: number): string {
@@ -135,6 +138,13 @@ export function markdownHeading(line: string): string | undefined {
 	return line.slice(start, Math.max(end, start + 1));
 }
 
+/** The level of an ATX heading line: how many "#" open it. */
+function atxLevel(line: string): number {
+	let level = 0;
+	while (line[level] === "#") level++;
+	return level;
+}
+
 const SETEXT_UNDERLINE = /^\s*(=+|-+)\s*$/;
 const LIST_ITEM = /^\s*(?:[-*+•]|\d{1,3}[.)])\s+/;
 const ENDS_SENTENCE = /[.!?…:;,]["'”’)\]]*$/;
@@ -164,7 +174,7 @@ function readGroup(lines: string[], out: Block[], oneBlockPerLine = false, guess
 	if (lines.length > 1 && linesStandAlone(lines, oneBlockPerLine)) {
 		for (const line of lines) {
 			const heading = markdownHeading(line);
-			out.push(heading !== undefined ? { type: "heading", text: heading, marked: true } : { type: "paragraph", text: line.replace(LIST_ITEM, "") });
+			out.push(heading !== undefined ? { type: "heading", text: heading, level: atxLevel(line) } : { type: "paragraph", text: line.replace(LIST_ITEM, "") });
 		}
 		return;
 	}
@@ -179,9 +189,9 @@ function readGroup(lines: string[], out: Block[], oneBlockPerLine = false, guess
 		const heading = markdownHeading(line);
 		if (heading !== undefined) {
 			flush();
-			out.push({ type: "heading", text: heading, marked: true });
+			out.push({ type: "heading", text: heading, level: atxLevel(line) });
 		} else if (next !== undefined && SETEXT_UNDERLINE.test(next) && paragraph.length === 0 && isTitleLike(line)) {
-			out.push({ type: "heading", text: line, marked: true });
+			out.push({ type: "heading", text: line, level: next.trim().startsWith("=") ? 1 : 2 });
 			i++;
 		} else if (LIST_ITEM.test(line)) {
 			flush();
@@ -337,17 +347,27 @@ function pack(blocks: Block[]): Array<{ heading?: string; text: string }> {
 	};
 
 	let headingRun: string[] = [];
+	// Marked headings open so far, by level: an "### Options" under "## Pool" is read as "Pool › Options".
+	let outline: Array<{ level: number; text: string }> = [];
 	let adjacent = true;
 	let announces = false;
 	for (const block of blocks) {
 		if (block.type === "heading") {
 			flush(false);
-			// Headings with nothing between them (a section title, then a table's header row) are read
-			// together, and so is a heading-like line that a sentence ending in ":" announces (a table's
-			// header row after "The widget reports two events:"): it belongs to the section it is in.
-			// A heading the markdown marks as one starts its own section.
-			if (adjacent) headingRun = [...headingRun, block.text].slice(-HEADINGS_KEPT);
-			else headingRun = announces && !block.marked && headingRun.length > 0 ? [headingRun[0], block.text] : [block.text];
+			// A heading the markdown marks takes its place in the outline, under the open ones of lower
+			// levels. A guessed one is read together with headings right before it (a section title,
+			// then a table's header row), or, when a sentence ending in ":" announces it (a table's
+			// header row after "The widget reports two events:"), with the section it belongs to;
+			// otherwise it starts a section of its own.
+			const level = block.level;
+			if (level !== undefined) {
+				outline = [...outline.filter(open => open.level < level), { level, text: block.text }];
+				// The page's own title (level 1) only while nothing deeper is open: it is in every chunk's
+				// context already, and indexing the title with every chunk measured worse in an earlier round.
+				const shown = outline.length > 1 ? outline.filter(open => open.level > 1) : outline;
+				headingRun = shown.map(open => open.text).slice(-HEADINGS_KEPT);
+			} else if (adjacent) headingRun = [...headingRun, block.text].slice(-HEADINGS_KEPT);
+			else headingRun = announces && headingRun.length > 0 ? [headingRun[0], block.text] : [block.text];
 			heading = headingRun.join(HEADING_JOINER);
 			adjacent = true;
 			continue;

@@ -28,9 +28,9 @@ describe("parseBlocks", () => {
 			].join("\n")
 		);
 		expect(blocks).toEqual([
-			{ type: "heading", text: "Product guide", marked: true },
+			{ type: "heading", text: "Product guide", level: 1 },
 			{ type: "paragraph", text: "Intro text that wraps onto a second line." },
-			{ type: "heading", text: "Warranty terms", marked: true },
+			{ type: "heading", text: "Warranty terms", level: 1 },
 			{ type: "heading", text: "Shipping" },
 			{ type: "paragraph", text: "Orders ship fast." },
 			{ type: "paragraph", text: "first item" },
@@ -42,10 +42,10 @@ describe("parseBlocks", () => {
 		// What readable-text gives for a function reference: "Returns: void" ends one section.
 		const marked = ["## deleteCookie(headers, name)", "", "Sets the expiry time of the cookie.", "", "Returns: void", "", "## getCookies(headers)", "", "Parses the Cookie header."].join("\n");
 		expect(parseBlocks(marked, true)).toEqual([
-			{ type: "heading", text: "deleteCookie(headers, name)", marked: true },
+			{ type: "heading", text: "deleteCookie(headers, name)", level: 2 },
 			{ type: "paragraph", text: "Sets the expiry time of the cookie." },
 			{ type: "paragraph", text: "Returns: void" },
-			{ type: "heading", text: "getCookies(headers)", marked: true },
+			{ type: "heading", text: "getCookies(headers)", level: 2 },
 			{ type: "paragraph", text: "Parses the Cookie header." }
 		]);
 		// The same page without marks (headings styled, not tagged), and one marked only by its title.
@@ -58,20 +58,20 @@ describe("parseBlocks", () => {
 	});
 
 	test("a fenced code block's lines are lines of code, never headings, and its fences are dropped", () => {
-		const heading = (text: string) => ({ type: "heading", text, marked: true });
+		const heading = (text: string, level: number) => ({ type: "heading", text, level });
 		const paragraphs = (...texts: string[]) => texts.map(text => ({ type: "paragraph", text }));
 		// What readable-text gives for a <pre> with shell comments, on a page that marks its headings.
 		const crawled = ["## Quick start", "", "Run these:", "", "```", "# install the package", "npm install kettle", "# start it", "npx kettle", "```", "", "## Next steps", "", "Then open the page."].join("\n");
 		expect(parseBlocks(crawled, true)).toEqual([
-			heading("Quick start"),
+			heading("Quick start", 2),
 			...paragraphs("Run these:", "# install the package", "npm install kettle", "# start it", "npx kettle"),
-			heading("Next steps"),
+			heading("Next steps", 2),
 			...paragraphs("Then open the page.")
 		]);
 		// Typed Markdown: a longer fence holds a shorter one, code keeps its backticks and stars, and
 		// its lines are not joined into one sentence.
 		const typed = ["# Guide", "", "````md", "```", "# Not a heading", "```", "````", "", "~~~", "def f(**kwargs):", "    return `x`;", "~~~", "Done."].join("\n");
-		expect(parseBlocks(typed)).toEqual([heading("Guide"), ...paragraphs("```", "# Not a heading", "```", "def f(**kwargs):", "return `x`;", "Done.")]);
+		expect(parseBlocks(typed)).toEqual([heading("Guide", 1), ...paragraphs("```", "# Not a heading", "```", "def f(**kwargs):", "return `x`;", "Done.")]);
 	});
 
 	test("does not take a wrapped line of prose for a heading", () => {
@@ -87,6 +87,37 @@ describe("parseBlocks", () => {
 });
 
 describe("chunkSource", () => {
+	test("a marked subsection keeps its section's heading; the page title only while no section is open", () => {
+		const text = [
+			"# Retry handler",
+			"",
+			"Retries failed requests.",
+			"",
+			"## Options",
+			"",
+			"Every option is optional.",
+			"",
+			"### maxRetries",
+			"",
+			"Maximum number of retries. Default: 5",
+			"",
+			"### minTimeout",
+			"",
+			"Milliseconds before the first retry. Default: 500",
+			"",
+			"## Errors",
+			"",
+			"A request that keeps failing throws the last error."
+		].join("\n");
+		expect(chunkSource({ ...base, kind: "url", text }).map(c => c.heading)).toEqual([
+			"Retry handler",
+			"Options",
+			"Options › maxRetries",
+			"Options › minTimeout",
+			"Errors"
+		]);
+	});
+
 	test("keeps sections apart and records each chunk's heading and source metadata", () => {
 		const chunks = chunkSource({
 			...base,
