@@ -26,6 +26,9 @@ afterAll(async () => {
 });
 
 it("counts exactly across replicas: 60 concurrent calls split over two gateways give 30 refusals", async () => {
+	// Each replica gets 30 calls, which a budget of its own (30) would all accept: only a shared budget
+	// refuses any. Which replica's calls are refused depends on arrival order (one replica's 30 may
+	// all come first), so it is not asserted.
 	const calls = Array.from({ length: 60 }, (_, i) => fetch(`${(i % 2 ? first : second).baseUrl}/api/probe/limited`));
 	const responses = await Promise.all(calls);
 	const statuses = responses.map(r => r.status);
@@ -34,7 +37,6 @@ it("counts exactly across replicas: 60 concurrent calls split over two gateways 
 	const refused = responses.find(r => r.status === 429) as Response;
 	expect(refused.headers.get("retry-after")).toBe(refused.headers.get("ratelimit-reset"));
 	expect((await refused.json()).code).toBe("rate_limited");
-	// Both replicas refused some: the budget really is shared, not per replica.
-	const refusedBy = new Set(responses.map((r, i) => (r.status === 429 ? i % 2 : -1)).filter(x => x >= 0));
-	expect(refusedBy.size).toBe(2);
+	// Spent: a call to either replica is refused now.
+	for (const app of [first, second]) expect((await fetch(`${app.baseUrl}/api/probe/limited`)).status).toBe(429);
 });
