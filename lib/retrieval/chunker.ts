@@ -119,30 +119,28 @@ export function stripInlineMarkdown(line: string): string {
 const SPACE = /\s/;
 
 /**
- * The text of an ATX heading line (`## Title ##`), or undefined: what `^#{1,6}\s+(.+?)\s*#*\s*$`
- * captures, found by trimming from both ends instead of a lazy capture that a line ending in a
- * long run of `#` makes quadratic. Expects a line without line breaks.
+ * An ATX heading line (`## Title ##`): its level and text, or undefined. The text is what
+ * `^#{1,6}\s+(.+?)\s*#*\s*$` captures, found by trimming from both ends instead of a lazy capture
+ * that a line ending in a long run of `#` makes quadratic. Expects a line without line breaks.
  */
-export function markdownHeading(line: string): string | undefined {
+function atxHeading(line: string): { level: number; text: string } | undefined {
 	let level = 0;
 	while (line[level] === "#") level++;
 	if (level < 1 || level > 6 || !SPACE.test(line[level] ?? "")) return undefined;
 	let start = level;
 	while (start < line.length && SPACE.test(line[start])) start++;
 	// The capture takes at least one character, giving back a space of the run when nothing follows it.
-	if (start === line.length) return start - level >= 2 ? line[start - 1] : undefined;
+	if (start === line.length) return start - level >= 2 ? { level, text: line[start - 1] } : undefined;
 	let end = line.length;
 	while (end > start && SPACE.test(line[end - 1])) end--;
 	while (end > start && line[end - 1] === "#") end--;
 	while (end > start && SPACE.test(line[end - 1])) end--;
-	return line.slice(start, Math.max(end, start + 1));
+	return { level, text: line.slice(start, Math.max(end, start + 1)) };
 }
 
-/** The level of an ATX heading line: how many "#" open it. */
-function atxLevel(line: string): number {
-	let level = 0;
-	while (line[level] === "#") level++;
-	return level;
+/** The text of an ATX heading line, or undefined (see `atxHeading`). */
+export function markdownHeading(line: string): string | undefined {
+	return atxHeading(line)?.text;
 }
 
 const SETEXT_UNDERLINE = /^\s*(=+|-+)\s*$/;
@@ -173,8 +171,8 @@ function linesStandAlone(lines: string[], oneBlockPerLine: boolean): boolean {
 function readGroup(lines: string[], out: Block[], oneBlockPerLine = false, guessHeadings = true): void {
 	if (lines.length > 1 && linesStandAlone(lines, oneBlockPerLine)) {
 		for (const line of lines) {
-			const heading = markdownHeading(line);
-			out.push(heading !== undefined ? { type: "heading", text: heading, level: atxLevel(line) } : { type: "paragraph", text: line.replace(LIST_ITEM, "") });
+			const heading = atxHeading(line);
+			out.push(heading ? { type: "heading", ...heading } : { type: "paragraph", text: line.replace(LIST_ITEM, "") });
 		}
 		return;
 	}
@@ -186,10 +184,10 @@ function readGroup(lines: string[], out: Block[], oneBlockPerLine = false, guess
 	for (let i = 0; i < lines.length; i++) {
 		const line = lines[i];
 		const next = lines[i + 1];
-		const heading = markdownHeading(line);
-		if (heading !== undefined) {
+		const heading = atxHeading(line);
+		if (heading) {
 			flush();
-			out.push({ type: "heading", text: heading, level: atxLevel(line) });
+			out.push({ type: "heading", ...heading });
 		} else if (next !== undefined && SETEXT_UNDERLINE.test(next) && paragraph.length === 0 && isTitleLike(line)) {
 			out.push({ type: "heading", text: line, level: next.trim().startsWith("=") ? 1 : 2 });
 			i++;
@@ -221,7 +219,7 @@ function readGroup(lines: string[], out: Block[], oneBlockPerLine = false, guess
  */
 function marksItsHeadings(lines: readonly string[], inCode: readonly boolean[]): boolean {
 	let marked = 0;
-	for (const [i, line] of lines.entries()) if (!inCode[i] && line.startsWith("#") && markdownHeading(line.trim()) !== undefined && ++marked >= 2) return true;
+	for (const [i, line] of lines.entries()) if (!inCode[i] && line.startsWith("#") && atxHeading(line.trim()) && ++marked >= 2) return true;
 	return false;
 }
 
