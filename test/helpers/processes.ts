@@ -34,10 +34,10 @@ export function startNodeProcess(entry: string, env: Record<string, string>): No
 			if (child.exitCode !== null || child.signalCode !== null) return;
 			// tsx relays SIGTERM to the service node it started, but nothing relays SIGKILL: killing tsx
 			// alone left the node running, orphaned (the fault test leaked its restarted nodes).
-			const killTree = () => killAll([...descendants(child.pid as number), child.pid as number]);
-			if (signal === "SIGKILL") killTree();
+			const pid = child.pid as number;
+			if (signal === "SIGKILL") killTree(pid);
 			else child.kill(signal);
-			const timer = setTimeout(killTree, 5000);
+			const timer = setTimeout(() => killTree(pid), 5000);
 			await exited;
 			clearTimeout(timer);
 		}
@@ -75,8 +75,9 @@ function descendants(pid: number): number[] {
 	return out;
 }
 
-/** SIGKILLs each process that is still there. */
-function killAll(pids: number[]): void {
+/** SIGKILLs `pid` and every process below it that is still there; returns the pids. */
+function killTree(root: number): number[] {
+	const pids = [...descendants(root), root];
 	for (const pid of pids) {
 		try {
 			process.kill(pid, "SIGKILL");
@@ -84,12 +85,12 @@ function killAll(pids: number[]): void {
 			// already gone
 		}
 	}
+	return pids;
 }
 
 /** SIGKILLs a node process and everything it started: no shutdown handler runs, as in a crash. */
 export async function crashNodeProcess(node: NodeProcess): Promise<void> {
-	const pids = [...descendants(node.child.pid as number), node.child.pid as number];
-	killAll(pids);
+	const pids = killTree(node.child.pid as number);
 	await node.exited;
 	// Gone, or a zombie waiting for its parent to reap it: either way it runs no more code.
 	const dead = (pid: number) => {
