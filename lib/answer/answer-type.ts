@@ -12,7 +12,14 @@
  */
 import type { Locale } from "../text/tokenize";
 
-export type AnswerType = "money" | "duration" | "frequency" | "clock" | "times" | "count" | "number" | "identifier";
+export type AnswerType = "money" | "duration" | "frequency" | "clock" | "times" | "count" | "number" | "identifier" | "polar";
+
+/**
+ * Kinds that only rank passages and never decline: pages name a header or an option in plain
+ * words as often as in code ("the Authorization header"), and say yes as often by stating the fact
+ * as with a "yes" or a "not".
+ */
+export const RANKING_ONLY: ReadonlySet<AnswerType> = new Set(["identifier", "polar"]);
 
 /** Things a program names: "which function / header / option…" asks for a name written as code. */
 const CODE_NOUNS: Record<Locale, string> = {
@@ -44,7 +51,10 @@ const ASKS: Record<Locale, Array<[AnswerType, RegExp]>> = {
 		["times", /\bhow many times\b/iu],
 		["count", new RegExp(`\\bhow many\\s(?!(?:${TIME_UNIT_NAMES.en})\\b)`, "iu")],
 		["number", /\bhow many\b|\bhow much\b|\bwhat number\b|\bwhich number\b|\bwhat (?:is|'s) the (?:maximum|minimum|max|min|limit|largest|biggest|smallest|longest|shortest|most)\b|\b(?:status code|error code)\b/iu],
-		["identifier", asksIdentifier("en")]
+		["identifier", asksIdentifier("en")],
+		// A yes/no question opens with an auxiliary verb. Spanish marks none (only a missing question
+		// word does: "¿Hace falta una cuenta?"); read that way, it lost 2 Spanish dev questions.
+		["polar", /^\s*(?:(?:and|so|but|also)\s)?(?:can|could|does|do|did|is|are|was|were|will|would|should|must|may|might|has|have|had)\s/iu]
 	],
 	es: [
 		["money", /\bcu[aá]nto (?:cuesta|cuestan|vale|valen|cobra|cobran|pago|se paga)\b|\b(?:precio|precios|tarifa|tarifas|coste|costo)\b/iu],
@@ -54,7 +64,8 @@ const ASKS: Record<Locale, Array<[AnswerType, RegExp]>> = {
 		["times", /(?<!\p{L})cu[aá]ntas veces(?!\p{L})/iu],
 		["count", new RegExp(`(?<!\\p{L})cu[aá]nt[oa]s\\s(?!(?:${TIME_UNIT_NAMES.es})(?!\\p{L}))`, "iu")],
 		["number", /\bcu[aá]nt[oa]s\b|\bcu[aá]nto\b|\bqu[eé] n[uú]mero\b|\bcu[aá]l es el (?:m[aá]ximo|m[ií]nimo|l[ií]mite|tama[nñ]o m[aá]ximo)\b|\bqu[eé] c[oó]digo\b/iu],
-		["identifier", asksIdentifier("es")]
+		["identifier", asksIdentifier("es")],
+		// ["polar", /^(?!.*
 	]
 };
 
@@ -126,6 +137,12 @@ function build(locale: Locale): Record<Exclude<AnswerType, "count" | "times">, R
 			"iu"
 		),
 		number: new RegExp(`\\p{N}|\\b(?:${NUMBER_WORDS[locale]})\\b`, "iu"),
+		// What answers yes or no: a negation, a restriction, an obligation ("do not open it yourself",
+		// "there is no OCR", "shown only once"). Only English questions ask for it (see ASKS).
+		polar:
+			locale === "en"
+				? /\b(?:no|not|never|none|nothing|nobody|only|cannot|without|neither|nor|yes|always|must)\b|n't\b/iu
+				: /(?<!\p{L})(?:no|nunca|ning[uú]n[oa]?|nada|nadie|solo|s[oó]lo|solamente|[uú]nicamente|sin|s[ií]|siempre|jam[aá]s|tampoco|debe|deben)(?!\p{L})/iu,
 		identifier: IDENTIFIER
 	};
 }

@@ -16,7 +16,7 @@
  * benchmark (calibration.ts `RANKER`).
  */
 import { analyze, Locale } from "../text/tokenize";
-import { AnswerType, holdsAnswerType } from "./answer-type";
+import { AnswerType, holdsAnswerType, RANKING_ONLY } from "./answer-type";
 import { RANKER } from "./calibration";
 import type { WeightedQuestion } from "./follow-up";
 import type { Passage } from "./passages";
@@ -410,13 +410,14 @@ export function scorePassages(question: WeightedQuestion, passages: readonly Pas
 				margin: best ? best.score - (runnerUp?.score ?? best.score - 1) : 0,
 				exact: best?.features.exact ?? 0,
 				focusMissing: best?.features.focusMissing ?? 1,
-				typeMissing: expects === "identifier" ? 0 : (best?.features.typeMissing ?? 0),
+				typeMissing: expects && RANKING_ONLY.has(expects) ? 0 : (best?.features.typeMissing ?? 0),
 				unknown,
 				// BM25 magnitudes shrink on a tiny index (every IDF is small), so there the typical strength stands in.
 				retrieval: chunkTerms.size < SMALL_POOL ? Math.max(TYPICAL_RETRIEVAL, topScore / ownTerms) : topScore / ownTerms,
 				covered: best ? best.features.exact + best.features.heading + best.features.related : 0,
 				missingSpecific,
-				typeFound: best?.features.typeFound ?? 0,
+				// A "not" or an "only" in a yes/no answer ranks it; as evidence of an answer it answered one more near miss.
+				typeFound: expects === "polar" ? 0 : (best?.features.typeFound ?? 0),
 				missingName: missingName(question, unmatched, genericAcronyms) ? 1 : 0,
 				missingChoice: missingChoice(question, unmatched) ? 1 : 0
 			};

@@ -40,6 +40,9 @@ describe("expected answer type", () => {
 		["Which attribute names the chatbot?", "en", "identifier"],
 		["Which request header carries the key?", "en", "identifier"],
 		["Which plan does a new account start on?", "en", undefined],
+		["Should the agent open the claim link itself?", "en", "polar"],
+		["And can I get the key back later?", "en", "polar"],
+		["Can I own more than 3 chatbots, and how many does Pro allow?", "en", "count"],
 		["What happens to the YAML header of an upload?", "en", undefined],
 		["¿Cuánto cuesta el plan Pro al mes?", "es", "money"],
 		["¿Cuánto tiempo dura una sesión?", "es", "duration"],
@@ -49,7 +52,9 @@ describe("expected answer type", () => {
 		["¿Cuántos días se guarda?", "es", "number"],
 		["¿Qué pasa si pierdo el enlace?", "es", undefined],
 		["¿Qué métodos ofrece el servidor?", "es", "identifier"],
-		["¿Qué cabecera HTTP lleva la fecha?", "es", "identifier"]
+		["¿Qué cabecera HTTP lleva la fecha?", "es", "identifier"],
+		// Spanish marks a yes/no question by no word of its own: not read as one.
+		["¿Hace falta una cuenta?", "es", undefined]
 	] as const)("%s → %s", (question, locale, type) => {
 		expect(expectedAnswerType(question, locale)).toBe(type);
 	});
@@ -84,6 +89,10 @@ describe("expected answer type", () => {
 			expect(holdsAnswerType(code, "identifier", "en")).toBe(true);
 		}
 		expect(holdsAnswerType("The widget shows the chatbot's name.", "identifier", "en")).toBe(false);
+		for (const says of ["Hand it over; do not open it yourself.", "There is no OCR.", "It is shown only once.", "It can't be undone.", "Every request must carry it."]) {
+			expect(holdsAnswerType(says, "polar", "en")).toBe(true);
+		}
+		expect(holdsAnswerType("The claim link opens a page with a button.", "polar", "en")).toBe(false);
 	});
 
 	test("a count is a quantity that is not a length of time, a price, a time of day or part of a name", () => {
@@ -309,6 +318,20 @@ describe("passage answers", () => {
 		expect(evidence.best?.features.typeMissing).toBe(1);
 		expect(evidence.features.typeMissing).toBe(0);
 		expect(declinedByRule(evidence.features)).toBe(false);
+	});
+
+	test("a yes/no question ranks first the sentence that says no, or only, over one that shares more words", async () => {
+		const guide = page(
+			"sandbox",
+			"An agent can build a chatbot for the person it works for. The chatbot stays in a sandbox until a person claims it with the claim link the agent was given.\n\n" +
+				"The claim link has the form https://example.test/claim/{token}. Hand it to the person; do not open it yourself."
+		);
+		const question = "Should the agent open the claim link on its own?";
+		const evidence = weighEvidence({ question, locale: "en", hits: await retrieve([guide], question, "en"), ...lexiconFor("en") });
+		expect(evidence.best?.passage.parts.join(" ")).toContain("do not open it yourself");
+		// It ranks, and never declines: a yes can be said by stating the fact.
+		expect(evidence.features.typeMissing).toBe(0);
+		expect(evidence.features.typeFound).toBe(0);
 	});
 
 	test("an acronym most retrieved chunks use is the site's vocabulary, not a name the answer must repeat", async () => {
