@@ -117,7 +117,9 @@ function listRuns(lines: readonly Unit[][]): Unit[][] {
 		run = [];
 	};
 	lines.forEach((line, index) => {
-		// A line announcing something of its own ends the run and leads the next one.
+		// A blank line before it (where code begins or ends) ends the run; so does a line announcing
+		// something of its own, which leads the next one.
+		if (run.length > 0 && line[0].line !== run[run.length - 1].line + 1) close(index);
 		if (isRow(line) && !announces(line)) run.push(line[0]);
 		else close(index);
 	});

@@ -76,7 +76,7 @@ export interface Chunk {
  * `level`: 1 to 6 for a heading marked in Markdown ("## " is 2; underlined with "=" 1, "-" 2); none
  * for one guessed from a short line.
  */
-type Block = { type: "heading"; text: string; level?: number } | { type: "paragraph"; text: string };
+type Block = { type: "heading"; text: string; level?: number } | { type: "paragraph"; text: string; code?: boolean };
 
 /** Stable chunk id; exported so other back ends derive point ids from the same value. */
 export function chunkId(chatbotId: string, sourceId: string, ordinal: number): string {
@@ -256,7 +256,7 @@ export function parseBlocks(text: string, oneBlockPerLine = false): Block[] {
 	const guess = !(oneBlockPerLine && marksItsHeadings(lines, inCode));
 	const close = () => {
 		// A code block's lines are lines of code, each its own, never headings ("# install it").
-		if (groupIsCode) for (const line of group) blocks.push({ type: "paragraph", text: line });
+		if (groupIsCode) for (const line of group) blocks.push({ type: "paragraph", text: line, code: true });
 		else if (group.length) readGroup(group, blocks, oneBlockPerLine, guess);
 		group = [];
 	};
@@ -297,16 +297,20 @@ export function hardSplit(sentence: string, max: number): string[] {
 
 interface Piece {
 	text: string;
-	/** Starts a new paragraph or list item (joined with "\n" instead of " "). */
-	newParagraph: boolean;
+	/**
+	 * What joins it to the piece before: a space within a paragraph, a line break before a new
+	 * paragraph or list item, a blank line where code begins or ends (so a list of short lines
+	 * never runs from prose into code: lib/answer/passages.ts).
+	 */
+	joiner: " " | "\n" | "\n\n";
 }
 
 function render(pieces: Piece[]): string {
-	return pieces.map((p, i) => (i === 0 ? p.text : (p.newParagraph ? "\n" : " ") + p.text)).join("");
+	return pieces.map((p, i) => (i === 0 ? p.text : p.joiner + p.text)).join("");
 }
 
 function renderedLength(pieces: Piece[]): number {
-	return pieces.reduce((sum, p, i) => sum + p.text.length + (i === 0 ? 0 : 1), 0);
+	return pieces.reduce((sum, p, i) => sum + p.text.length + (i === 0 ? 0 : p.joiner.length), 0);
 }
 
 /** Whole trailing pieces whose rendered length stays within `OVERLAP_CHARS`. */
@@ -349,6 +353,8 @@ function pack(blocks: Block[]): Array<{ heading?: string; text: string }> {
 	let outline: Array<{ level: number; text: string }> = [];
 	let adjacent = true;
 	let announces = false;
+	// Whether the paragraph before was code; undefined at a section's start.
+	let inCode: boolean | undefined;
 	for (const block of blocks) {
 		if (block.type === "heading") {
 			flush(false);
@@ -368,13 +374,17 @@ function pack(blocks: Block[]): Array<{ heading?: string; text: string }> {
 			else headingRun = announces && headingRun.length > 0 ? [headingRun[0], block.text] : [block.text];
 			heading = headingRun.join(HEADING_JOINER);
 			adjacent = true;
+			inCode = undefined;
 			continue;
 		}
 		adjacent = false;
 		announces = block.text.endsWith(":");
+		const code = block.code === true;
+		const opening: Piece["joiner"] = inCode !== undefined && inCode !== code ? "\n\n" : "\n";
+		inCode = code;
 		splitSentences(block.text).forEach((sentence, index) => {
 			const parts = sentence.length > MAX_CHUNK_CHARS ? hardSplit(sentence, MAX_CHUNK_CHARS) : [sentence];
-			parts.forEach((text, partIndex) => add({ text, newParagraph: index === 0 && partIndex === 0 }));
+			parts.forEach((text, partIndex) => add({ text, joiner: index === 0 && partIndex === 0 ? opening : " " }));
 		});
 	}
 	flush(false);

@@ -60,18 +60,26 @@ describe("parseBlocks", () => {
 	test("a fenced code block's lines are lines of code, never headings, and its fences are dropped", () => {
 		const heading = (text: string, level: number) => ({ type: "heading", text, level });
 		const paragraphs = (...texts: string[]) => texts.map(text => ({ type: "paragraph", text }));
+		const code = (...texts: string[]) => texts.map(text => ({ type: "paragraph", text, code: true }));
 		// What readable-text gives for a <pre> with shell comments, on a page that marks its headings.
 		const crawled = ["## Quick start", "", "Run these:", "", "```", "# install the package", "npm install kettle", "# start it", "npx kettle", "```", "", "## Next steps", "", "Then open the page."].join("\n");
 		expect(parseBlocks(crawled, true)).toEqual([
 			heading("Quick start", 2),
-			...paragraphs("Run these:", "# install the package", "npm install kettle", "# start it", "npx kettle"),
+			...paragraphs("Run these:"),
+			...code("# install the package", "npm install kettle", "# start it", "npx kettle"),
 			heading("Next steps", 2),
 			...paragraphs("Then open the page.")
 		]);
 		// Typed Markdown: a longer fence holds a shorter one, code keeps its backticks and stars, and
 		// its lines are not joined into one sentence.
 		const typed = ["# Guide", "", "````md", "```", "# Not a heading", "```", "````", "", "~~~", "def f(**kwargs):", "    return `x`;", "~~~", "Done."].join("\n");
-		expect(parseBlocks(typed)).toEqual([heading("Guide", 1), ...paragraphs("```", "# Not a heading", "```", "def f(**kwargs):", "return `x`;", "Done.")]);
+		expect(parseBlocks(typed)).toEqual([heading("Guide", 1), ...code("```", "# Not a heading", "```", "def f(**kwargs):", "return `x`;"), ...paragraphs("Done.")]);
+	});
+
+	test("a chunk sets code apart from prose with a blank line", () => {
+		const text = ["The desk is open from 08:15 to 16:45.", "", "```", "desk --status", "desk --open", "```", "Closed on Sundays."].join("\n");
+		const [chunk] = chunkSource({ ...base, kind: "text", text });
+		expect(chunk.text).toBe("The desk is open from 08:15 to 16:45.\n\ndesk --status\ndesk --open\n\nClosed on Sundays.");
 	});
 
 	test("does not take a wrapped line of prose for a heading", () => {

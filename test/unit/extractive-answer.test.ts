@@ -188,6 +188,23 @@ describe("passages beyond one span", () => {
 		expect(passagesOf(hits, "en").filter(p => p.isList).map(p => p.parts)).toContainEqual(["Open the link.", "Log in or sign up.", "Press the button to keep it."]);
 	});
 
+	test("a list never runs from prose into code: a sentence and the two lines of code after it are no list", async () => {
+		const desk: ChunkSource = {
+			chatbotId: "bot",
+			sourceId: "desk",
+			kind: "text",
+			title: "Support",
+			text: ["The support desk is open on weekdays from 08:15 to 16:45.", "", "```", "desk --status", "desk --open", "```"].join("\n")
+		};
+		const hits = await retrieve([desk], "When is the support desk open?", "en");
+		expect(passagesOf(hits, "en").filter(p => p.isList)).toEqual([]);
+		const answer = extractiveAnswer({ question: "When is the support desk open?", locale: "en", hits, ...lexiconFor("en") });
+		expect(answer.text).toBe("The support desk is open on weekdays from 08:15 to 16:45.");
+		// Code after a line announcing it is still a candidate with that line.
+		const steps = passagesOf([{ chunk: chunk(0, "To check the desk, run:\n\ndesk --status\ndesk --open"), score: 1 }], "en").filter(p => p.isList);
+		expect(steps.map(p => p.parts)).toContainEqual(["To check the desk, run:", "desk --status", "desk --open"]);
+	});
+
 	test("a line announcing something of its own ends the list before it, and what the line before it introduces", () => {
 		const text = "The widget reports two events:\nwidget_opened A visitor opens the chat bubble.\nmessage_sent A visitor sends a message.\nmessage_failed A message could not be sent.\nEach is one small request:\ncurl -X POST /t/e\n-H 'Content-Type: application/json'\n-d '{\"event\":\"widget_opened\"}'";
 		const lists = passagesOf([{ chunk: chunk(0, text), score: 1 }], "en").filter(p => p.isList);
