@@ -76,6 +76,16 @@ describe("parseBlocks", () => {
 		expect(parseBlocks(typed)).toEqual([heading("Guide", 1), ...code("```", "# Not a heading", "```", "def f(**kwargs):", "return `x`;"), ...paragraphs("Done.")]);
 	});
 
+	test("a Markdown table's rows are lines of cells, the header row first, without pipes or the delimiter row", () => {
+		const text = ["# Plans", "", "Our plans:", "| Plan | Price per month |", "|------|-------:|", "| **Free** | 0 € |", "| Team \\| Plus | 99 € |", "Prices include VAT."].join("\n");
+		expect(parseBlocks(text)).toEqual([
+			{ type: "heading", text: "Plans", level: 1 },
+			...["Our plans:", "Plan Price per month", "Free 0 €", "Team | Plus 99 €", "Prices include VAT."].map(line => ({ type: "paragraph", text: line }))
+		]);
+		// Inside a code block it is code.
+		expect(parseBlocks(["```", "| a | b |", "| --- | --- |", "```"].join("\n"))).toEqual(["| a | b |", "| --- | --- |"].map(line => ({ type: "paragraph", text: line, code: true })));
+	});
+
 	test("a chunk sets code apart from prose with a blank line", () => {
 		const text = ["The desk is open from 08:15 to 16:45.", "", "```", "desk --status", "desk --open", "```", "Closed on Sundays."].join("\n");
 		const [chunk] = chunkSource({ ...base, kind: "text", text });

@@ -205,6 +205,21 @@ describe("passages beyond one span", () => {
 		expect(steps.map(p => p.parts)).toContainEqual(["To check the desk, run:", "desk --status", "desk --open"]);
 	});
 
+	test("a Markdown table typed by the owner answers with its rows, without pipes or the delimiter row", async () => {
+		const plans: ChunkSource = {
+			chatbotId: "bot",
+			sourceId: "plans",
+			kind: "text",
+			title: "Plans",
+			text: ["# Plans", "", "What each plan costs:", "", "| Plan | Price per month | Chatbots |", "|------|-------:|---:|", "| Free | 0 € | 1 |", "| Pro | 20 € | 10 |", "| Team | 99 € | 50 |"].join("\n")
+		};
+		const question = "How much does the Pro plan cost per month?";
+		const answer = extractiveAnswer({ question, locale: "en", hits: await retrieve([plans], question, "en"), ...lexiconFor("en") });
+		expect(answer.answered).toBe(true);
+		expect(answer.text).toContain("Pro 20 € 10");
+		expect(answer.text).not.toMatch(/[|]|---/);
+	});
+
 	test("a line announcing something of its own ends the list before it, and what the line before it introduces", () => {
 		const text = "The widget reports two events:\nwidget_opened A visitor opens the chat bubble.\nmessage_sent A visitor sends a message.\nmessage_failed A message could not be sent.\nEach is one small request:\ncurl -X POST /t/e\n-H 'Content-Type: application/json'\n-d '{\"event\":\"widget_opened\"}'";
 		const lists = passagesOf([{ chunk: chunk(0, text), score: 1 }], "en").filter(p => p.isList);

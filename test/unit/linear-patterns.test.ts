@@ -203,6 +203,14 @@ describe("code fences in the chunker and in readable text", () => {
 		expect(fastest(() => chunkSources([source(text)]))).toBeLessThan(FAST_MS * 5);
 	});
 
+	it.each([
+		["20,000 lines of pipes that are no table", "| a | b |\n".repeat(20_000)],
+		["a table of 20,000 rows", "| a | b |\n| --- | --- |\n" + "| 1 | 2 |\n".repeat(20_000)],
+		["two lines of 200,000 pipes and dashes", "|".repeat(200_000) + "\n" + "|-".repeat(100_000) + "\n" + "|".repeat(200_000)]
+	])("Markdown tables: %s take milliseconds to chunk", (_label, text) => {
+		expect(fastest(() => chunkSources([{ ...source(text), kind: "text" as const }]))).toBeLessThan(FAST_MS * 5);
+	});
+
 	it("a <pre> holding 100,000 backticks takes milliseconds to fence", () => {
 		const html = `<html><body><p>Intro.</p><pre>${"`".repeat(100_000)}</pre></body></html>`;
 		expect(readableText(html, "https://a.example/").text).toContain("`".repeat(100_001) + "\n");
