@@ -41,13 +41,12 @@ const shippingFile: ChunkSource = {
 	text: "Orders ship within 2 business days. Shipping to Ireland costs 9 euros."
 };
 
-const newsText: ChunkSource = {
-	chatbotId: "bot",
-	sourceId: "text-news",
-	kind: "text",
-	title: "News",
-	text: "Acme opened a new showroom in York this spring. The showroom displays the full kettle range."
-};
+/** A text the owner typed. */
+function typedText(sourceId: string, title: string, text: string): ChunkSource {
+	return { chatbotId: "bot", sourceId, kind: "text", title, text };
+}
+
+const newsText = typedText("text-news", "News", "Acme opened a new showroom in York this spring. The showroom displays the full kettle range.");
 
 describe("extractiveAnswer", () => {
 	test("answers how long the warranty is with the 37 months, citing the page", async () => {
@@ -189,13 +188,7 @@ describe("passages beyond one span", () => {
 	});
 
 	test("a list never runs from prose into code: a sentence and the two lines of code after it are no list", async () => {
-		const desk: ChunkSource = {
-			chatbotId: "bot",
-			sourceId: "desk",
-			kind: "text",
-			title: "Support",
-			text: ["The support desk is open on weekdays from 08:15 to 16:45.", "", "```", "desk --status", "desk --open", "```"].join("\n")
-		};
+		const desk = typedText("desk", "Support", ["The support desk is open on weekdays from 08:15 to 16:45.", "", "```", "desk --status", "desk --open", "```"].join("\n"));
 		const hits = await retrieve([desk], "When is the support desk open?", "en");
 		expect(passagesOf(hits, "en").filter(p => p.isList)).toEqual([]);
 		const answer = extractiveAnswer({ question: "When is the support desk open?", locale: "en", hits, ...lexiconFor("en") });
@@ -206,13 +199,8 @@ describe("passages beyond one span", () => {
 	});
 
 	test("a Markdown table typed by the owner answers with its rows, without pipes or the delimiter row", async () => {
-		const plans: ChunkSource = {
-			chatbotId: "bot",
-			sourceId: "plans",
-			kind: "text",
-			title: "Plans",
-			text: ["# Plans", "", "What each plan costs:", "", "| Plan | Price per month | Chatbots |", "|------|-------:|---:|", "| Free | 0 € | 1 |", "| Pro | 20 € | 10 |", "| Team | 99 € | 50 |"].join("\n")
-		};
+		const table = ["| Plan | Price per month | Chatbots |", "|------|-------:|---:|", "| Free | 0 € | 1 |", "| Pro | 20 € | 10 |", "| Team | 99 € | 50 |"];
+		const plans = typedText("plans", "Plans", ["# Plans", "", "What each plan costs:", "", ...table].join("\n"));
 		const question = "How much does the Pro plan cost per month?";
 		const answer = extractiveAnswer({ question, locale: "en", hits: await retrieve([plans], question, "en"), ...lexiconFor("en") });
 		expect(answer.answered).toBe(true);
