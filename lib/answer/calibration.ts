@@ -71,7 +71,9 @@ export function decisionInputs(f: DecisionFeatures): Record<string, number> {
  * - It lacks a name the question writes ("the Aurora", "HTTP/2", "Zephyr-9"): it speaks of another
  *   product or version. On the dev split, 17 of the 20 best passages that missed a name answered
  *   out-of-scope questions, and one of the other 3 held the fact. An acronym most retrieved
- *   chunks use ("API" on API docs) is not such a name (evidence.ts).
+ *   chunks use ("API" on API docs) is not such a name (evidence.ts). A name must be written in
+ *   the passage, its heading or its page's title: a related word does not stand for it ("days"
+ *   does not say "'1 week'", a literal the question quotes).
  * - It lacks the kind of value asked for (a price for "how much does it cost", a count for "how
  *   many kettles"; answer-type.ts; a code name for "which header" only ranks, evidence.ts
  *   `typeMissing` says why): "How many Zephyr-9 kettles have been made?" over the Zephyr-9's

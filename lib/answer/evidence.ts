@@ -93,6 +93,8 @@ export interface ScoredPassage {
 	features: PassageFeatures;
 	/** The question's own terms the passage does not match in any way, with their weight shares. */
 	unmatched: ReadonlyArray<{ term: string; share: number }>;
+	/** The question's own terms that neither the passage nor its heading or page title holds (a related word is not the name itself). */
+	unsaid: ReadonlySet<string>;
 }
 
 /** What the answer-or-decline decision reads (calibration.ts `DECISION`). */
@@ -263,9 +265,9 @@ function missingChoice(question: WeightedQuestion, unmatched: ReadonlySet<string
  * that name was offered with. `generic` names are the site's own vocabulary, not one thing among
  * others, and need not be repeated.
  */
-function missingName(question: WeightedQuestion, unmatched: ReadonlySet<string>, generic: ReadonlySet<string>): boolean {
+function missingName(question: WeightedQuestion, unsaid: ReadonlySet<string>, unmatched: ReadonlySet<string>, generic: ReadonlySet<string>): boolean {
 	return question.names.some(
-		name => !generic.has(name) && unmatched.has(name) && !question.choices.some(choice => choice.includes(name) && choice.some(other => !unmatched.has(other)))
+		name => !generic.has(name) && unsaid.has(name) && !question.choices.some(choice => choice.includes(name) && choice.some(other => !unmatched.has(other)))
 	);
 }
 
@@ -339,6 +341,7 @@ export function scorePassages(question: WeightedQuestion, passages: readonly Pas
 		let contextShare = 0;
 		let focusMissing = 0;
 		const unmatched: TermWeight[] = [];
+		const unsaid = new Set<string>();
 		const matchedInText = new Set<string>();
 		for (const w of weights) {
 			const c = credit(w.term);
@@ -347,6 +350,7 @@ export function scorePassages(question: WeightedQuestion, passages: readonly Pas
 				contextShare += (w.weight * Math.max(c.exact, 0.6 * c.heading, c.related)) / (contextTotal || 1);
 				continue;
 			}
+			if (c.exact === 0 && c.heading === 0) unsaid.add(w.term);
 			exact += (w.weight * c.exact) / ownTotal;
 			heading += (w.weight * c.heading) / ownTotal;
 			relatedShare += (w.weight * c.related) / ownTotal;
@@ -387,7 +391,8 @@ export function scorePassages(question: WeightedQuestion, passages: readonly Pas
 			passage: p,
 			features,
 			score: linear(ranker, features as unknown as Record<string, number>),
-			unmatched: unmatched.map(w => ({ term: w.term, share: w.weight / ownTotal }))
+			unmatched: unmatched.map(w => ({ term: w.term, share: w.weight / ownTotal })),
+			unsaid
 		};
 	});
 
@@ -418,7 +423,7 @@ export function scorePassages(question: WeightedQuestion, passages: readonly Pas
 				missingSpecific,
 				// A "not" or an "only" in a yes/no answer ranks it; as evidence of an answer it answered one more near miss.
 				typeFound: expects === "polar" ? 0 : (best?.features.typeFound ?? 0),
-				missingName: missingName(question, unmatched, genericAcronyms) ? 1 : 0,
+				missingName: missingName(question, best ? best.unsaid : unmatched, unmatched, genericAcronyms) ? 1 : 0,
 				missingChoice: missingChoice(question, unmatched) ? 1 : 0
 			};
 		}

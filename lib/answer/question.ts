@@ -14,8 +14,9 @@ export interface ParsedQuestion {
 	expects?: AnswerType;
 	/**
 	 * Terms of the words written as names: capitalised past the first word, or holding a digit or an
-	 * inner capital ("Aurora", "Zephyr-9", "HTTP/2", "OAuth"). A passage about another product or
-	 * version than the one named does not answer, however much else it shares.
+	 * inner capital ("Aurora", "Zephyr-9", "HTTP/2", "OAuth"), or written between quotes ("for
+	 * '1 week'"). A passage about another product or version than the one named, or that does not
+	 * say the quoted words themselves, does not answer, however much else it shares.
 	 */
 	names: string[];
 	/**
@@ -87,9 +88,43 @@ function choiceGroups(words: readonly string[], locale: Locale): string[][] {
 /** A word in capitals alone, two to five letters: "API", "URL", "HTML" (not "HTTP/2", not "Aurora"). */
 const ACRONYM = /^\p{Lu}{2,5}s?$/u;
 
+const QUOTES = new Set(["'", '"', "‘", "’", "“", "”", "`", "«", "»"]);
+const PUNCTUATION = /\p{P}/u;
+
+/** Whether the punctuation at the start (or end) of a word holds a quotation mark. */
+function quoteAtEdge(word: string, atEnd: boolean): boolean {
+	const chars = [...word];
+	if (atEnd) chars.reverse();
+	for (const c of chars) {
+		if (QUOTES.has(c)) return true;
+		if (!PUNCTUATION.test(c)) return false;
+	}
+	return false;
+}
+
+/**
+ * The words written between quotes ("for '1 week'", "the string \"100\"", "«minutos»"): a literal
+ * the answer must say. An apostrophe inside a word ("hasn't", "site's") neither opens nor closes one.
+ */
+function quotedWords(raw: readonly string[]): Set<number> {
+	const quoted = new Set<number>();
+	let open = -1;
+	raw.forEach((word, i) => {
+		if (open < 0 && quoteAtEdge(word, false)) open = i;
+		if (open >= 0 && quoteAtEdge(word, true) && (i > open || word.length > 1)) {
+			for (let j = open; j <= i; j++) quoted.add(j);
+			open = -1;
+		}
+	});
+	return quoted;
+}
+
 function nameTerms(question: string, locale: Locale): { names: string[]; acronyms: string[]; choices: string[][]; numerals: string[] } {
-	const words = question.split(/\s+/).map(w => w.replace(EDGE_PUNCTUATION, "")).filter(Boolean);
-	const isName = (word: string | undefined, i: number) => word !== undefined && (DIGIT.test(word) || INNER_CAPITAL.test(word) || (i > 0 && CAPITAL_START.test(word)));
+	const raw = question.split(/\s+/).filter(w => w.replace(EDGE_PUNCTUATION, ""));
+	const words = raw.map(w => w.replace(EDGE_PUNCTUATION, ""));
+	const quoted = quotedWords(raw);
+	const isName = (word: string | undefined, i: number) =>
+		word !== undefined && (DIGIT.test(word) || INNER_CAPITAL.test(word) || (i > 0 && CAPITAL_START.test(word)) || quoted.has(i));
 	const names = words.filter(isName);
 	const numerals = [...new Set(words.filter(word => DIGIT.test(word) && LETTER.test(word)).map(word => word.toLowerCase()))];
 	const acronyms = names.filter(word => ACRONYM.test(word));

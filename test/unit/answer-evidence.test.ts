@@ -334,6 +334,19 @@ describe("passage answers", () => {
 		expect(evidence.features.typeFound).toBe(0);
 	});
 
+	test("words in quotes are a literal the answer must say, not a word like it", async () => {
+		expect(parseQuestion("What does ms return for '1 week'?", "en").names).toEqual(["1", "week"]);
+		expect(parseQuestion("Is “fast mode” on by default?", "en").names).toEqual(["fast", "mode"]);
+		expect(parseQuestion("¿Qué devuelve «veinte horas»?", "es").names).toEqual(["veint", "hor"]);
+		// An apostrophe inside a word opens no quote.
+		expect(parseQuestion("Which code comes back if the chatbot hasn't finished its site's first training?", "en").names).toEqual([]);
+		const examples = page("ms", "Examples of what ms returns:\nms('2 days') gives 172800000.\nms('1d') gives 86400000.\nms('10h') gives 36000000.\nms('100') gives 100.");
+		const literal = async (question: string) => weighEvidence({ question, locale: "en", hits: await retrieve([examples], question, "en"), ...lexiconFor("en") }).features.missingName;
+		// "week" is related to "days" by the word vectors, yet no passage says "1 week".
+		expect(await literal("What does ms return for '1 week'?")).toBe(1);
+		expect(await literal("What does ms return for '100'?")).toBe(0);
+	});
+
 	test("an acronym most retrieved chunks use is the site's vocabulary, not a name the answer must repeat", async () => {
 		const site = [
 			page("auth", "Send the key in the Authorization header as a bearer token. Keys never leave the server."),
