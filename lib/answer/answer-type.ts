@@ -10,7 +10,7 @@
  * Every pattern here is a plain alternation of words or a bounded character class (no nested
  * quantifiers), so no text makes it backtrack.
  */
-import type { Locale } from "../text/tokenize";
+import { analyze, Locale } from "../text/tokenize";
 
 export type AnswerType = "money" | "duration" | "frequency" | "clock" | "times" | "count" | "number" | "identifier" | "polar";
 
@@ -197,7 +197,7 @@ function standsForANoun(text: string, at: number): boolean {
  * a price ("14 euros", "$5"), a time of day ("08:15") nor part of a name ("Zephyr-9", "5xx").
  * "How many kettles were made?" is not answered by a warranty's length.
  */
-function holdsCount(text: string, locale: Locale): boolean {
+function holdsCount(text: string, locale: Locale, counted: readonly string[] = []): boolean {
 	const measure = MEASURE_AFTER[locale];
 	const read = text.replace(CLOCK_TIMES, " ");
 	for (const match of read.matchAll(QUANTITY[locale])) {
@@ -208,9 +208,41 @@ function holdsCount(text: string, locale: Locale): boolean {
 		if (locale === "en" && match[0].toLowerCase() === "one" && standsForANoun(read, match.index)) continue;
 		measure.lastIndex = end;
 		if (measure.test(read)) continue;
+		if (countsSomethingElse(read, end, locale, counted)) continue;
 		return true;
 	}
 	return false;
+}
+
+/** Words that count anything at all ("4,812 units"): a quantity before them counts what the question asks about. */
+const GENERIC_COUNTED: Record<Locale, ReadonlySet<string>> = {
+	en: new Set(["units", "items", "pieces", "copies", "instances", "entries", "elements", "objects", "things", "total"].flatMap(word => analyze(word, "en"))),
+	es: new Set(["unidades", "elementos", "piezas", "ejemplares", "cosas", "total"].flatMap(word => analyze(word, "es")))
+};
+
+/** Words after a quantity that say how it is spread, not what it counts ("5 per account", "3 a day"). */
+const SPREAD_WORDS: Record<Locale, ReadonlySet<string>> = {
+	en: new Set(["per", "every", "each", "a", "an", "at", "in", "for", "of"].flatMap(word => analyze(word, "en"))),
+	es: new Set(["por", "cada", "al", "a", "en", "para", "de"].flatMap(word => analyze(word, "es")))
+};
+
+/** The word right after a quantity ("32 letters"), if a space and letters follow it. */
+const NEXT_WORD = /\s(\p{L}{1,40})/uy;
+
+/**
+ * Whether the quantity ending at `end` is followed by a word naming something other than what the
+ * question counts: "32 letters and digits" does not say how many API keys an account may have. A
+ * word the question names, one sharing its stem's start ("bots" for "chatbots"), or a word with no
+ * term ("for", "per", "de") leaves the quantity a count of it.
+ */
+function countsSomethingElse(text: string, end: number, locale: Locale, counted: readonly string[]): boolean {
+	if (counted.length === 0) return false;
+	NEXT_WORD.lastIndex = end;
+	const word = NEXT_WORD.exec(text)?.[1];
+	if (!word) return false;
+	const [term] = analyze(word, locale);
+	if (term === undefined || GENERIC_COUNTED[locale].has(term) || SPREAD_WORDS[locale].has(term)) return false;
+	return !counted.some(c => c === term || c.startsWith(term) || term.startsWith(c) || c.endsWith(term) || term.endsWith(c));
 }
 
 const HOLDS: Record<Locale, Record<Exclude<AnswerType, "count" | "times">, RegExp>> = { en: build("en"), es: build("es") };
@@ -226,10 +258,10 @@ export function expectedAnswerType(question: string, locale: Locale): AnswerType
  * duration). `names` are lower-case words of the question that hold digits as part of a name
  * ("zephyr-9"): the text's copies of them are not the number asked for.
  */
-export function holdsAnswerType(text: string, type: AnswerType, locale: Locale, names: readonly string[] = []): boolean {
+export function holdsAnswerType(text: string, type: AnswerType, locale: Locale, names: readonly string[] = [], counted: readonly string[] = []): boolean {
 	const read = names.length > 0 ? withoutNames(text, names) : text;
 	if (type === "times") return HOLDS_TIMES[locale].test(read) || holdsCount(read, locale);
-	return type === "count" ? holdsCount(read, locale) : HOLDS[locale][type].test(read);
+	return type === "count" ? holdsCount(read, locale, counted) : HOLDS[locale][type].test(read);
 }
 
 /** The text with every copy of the lower-case `names` blanked, any letter case matching. */

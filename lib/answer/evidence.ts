@@ -307,6 +307,8 @@ export function scorePassages(question: WeightedQuestion, passages: readonly Pas
 	const questionTerms = new Set(weights.map(w => w.term));
 	const typeCache = new Map<string, boolean>();
 
+	// What a count asked for counts, and the words of the passages related to it ("stores" for "shops").
+	const counted = (question.counted ?? []).flatMap(term => [term, ...[...(relatedByTerm.get(term) ?? [])].filter(([, r]) => r >= KNOWN_RELATEDNESS).map(([candidate]) => candidate)]);
 	// Names the question writes outside a choice: the value asked for must be said of them.
 	const boundNames = question.names.filter(name => !question.choices.some(choice => choice.includes(name)));
 	/**
@@ -317,7 +319,7 @@ export function scorePassages(question: WeightedQuestion, passages: readonly Pas
 	const holdsNamedAnswer = (p: Passage, context: ReadonlySet<string>, expects: AnswerType): boolean => {
 		const missing = boundNames.filter(name => !context.has(name));
 		const parts = missing.length === 0 ? [p.parts.join(" ")] : p.parts.filter((_, i) => missing.every(name => p.partTerms[i].includes(name)));
-		return parts.some(part => holdsAnswerType(part, expects, locale, question.numerals));
+		return parts.some(part => holdsAnswerType(part, expects, locale, question.numerals, counted));
 	};
 
 	const scored = passages.map((p): ScoredPassage => {

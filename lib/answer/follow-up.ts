@@ -44,6 +44,8 @@ export interface WeightedQuestion extends OwnParts {
 	ownTerms: string[];
 	/** The kind of answer asked for (answer-type.ts), if any. */
 	expects?: AnswerType;
+	/** What a count asked for counts (question.ts), read with `expects`. */
+	counted?: string[];
 	/** True when earlier turns were read with the question. */
 	usedContext: boolean;
 }
@@ -65,17 +67,21 @@ export function weightedQuestion(question: string, history: readonly string[], l
 	const terms = new Map<string, number>(own.terms.map(term => [term, 1]));
 	const earlier = history.slice(-CONTEXT_TURNS).reverse();
 	if (earlier.length === 0 || !isFollowUp(question, own.terms.length, locale)) {
-		return { terms, ownTerms: own.terms, ...ownParts(own), expects: own.expects, usedContext: false };
+		return { terms, ownTerms: own.terms, ...ownParts(own), expects: own.expects, counted: own.counted, usedContext: false };
 	}
 	let expects = own.expects;
+	let counted = own.counted;
 	earlier.forEach((turn, age) => {
 		const parsed = parseQuestion(turn, locale);
 		// "and the sandbox?" after "how many messages…?" still asks for a number; "Where do orders
 		// ship from?" after "How long is the warranty?" asks for a place, not a duration.
 		const elliptical = LEADS_ON[locale].test(question) || !ASKS_ITSELF[locale].test(question);
-		if (age === 0 && own.terms.length <= SHORT_QUESTION_TERMS && elliptical) expects ??= parsed.expects;
+		if (age === 0 && own.terms.length <= SHORT_QUESTION_TERMS && elliptical && expects === undefined) {
+			expects = parsed.expects;
+			counted = parsed.counted;
+		}
 		const weight = CONTEXT_WEIGHT / (age + 1);
 		for (const term of parsed.terms) if (!terms.has(term)) terms.set(term, weight);
 	});
-	return { terms, ownTerms: own.terms, ...ownParts(own), expects, usedContext: true };
+	return { terms, ownTerms: own.terms, ...ownParts(own), expects, counted, usedContext: true };
 }

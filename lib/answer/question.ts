@@ -38,6 +38,11 @@ export interface ParsedQuestion {
 	 * case: their digits name a thing, so a passage repeating them does not thereby hold a number.
 	 */
 	numerals: string[];
+	/**
+	 * For "how many API keys…" / "¿cuántas URL…": the terms of the words naming what is counted
+	 * ("api", "key"). A number said of something else ("32 letters") does not count them.
+	 */
+	counted?: string[];
 }
 
 const DIGIT = /\p{N}/u;
@@ -152,6 +157,31 @@ const FRAME_WORDS: Record<Locale, RegExp> = {
 	es: /(?<![\p{L}\p{N}])(?:pasa|pasar[aá]|ocurre|ocurrir[aá]|sucede|suceder[aá]|significa|significan|significado|quiere\s+decir|quieren\s+decir|hace\s+falta|ubicad[oa]s?|situad[oa]s?)(?![\p{L}\p{N}])/giu
 };
 
+/** The words that open a count question ("how many", "cuántos"), and at most this many words after them name what is counted. */
+const HOW_MANY: Record<Locale, ReadonlyArray<readonly string[]>> = {
+	en: [["how", "many"]],
+	es: [["cuántos"], ["cuántas"], ["cuantos"], ["cuantas"]]
+};
+const COUNTED_WORDS = 2;
+
+/** The terms of the words right after "how many" up to the first word with no term (a verb's auxiliary, an article). */
+function countedTerms(question: string, locale: Locale): string[] {
+	const words = question.toLowerCase().split(/[^\p{L}\p{N}_/-]+/u).filter(Boolean);
+	for (const opener of HOW_MANY[locale]) {
+		for (let i = 0; i + opener.length <= words.length; i++) {
+			if (!opener.every((word, k) => words[i + k] === word)) continue;
+			const terms: string[] = [];
+			for (const word of words.slice(i + opener.length, i + opener.length + COUNTED_WORDS)) {
+				const analysed = analyze(word, locale);
+				if (analysed.length === 0) break;
+				terms.push(...analysed);
+			}
+			return terms;
+		}
+	}
+	return [];
+}
+
 export function parseQuestion(question: string, locale: Locale): ParsedQuestion {
 	const expects = expectedAnswerType(question, locale);
 	let terms = [...new Set(analyze(question.replace(QUANTITY_PHRASES[locale], " ").replace(FRAME_WORDS[locale], " "), locale))];
@@ -162,5 +192,6 @@ export function parseQuestion(question: string, locale: Locale): ParsedQuestion 
 	const acronyms = written.acronyms.filter(term => names.includes(term));
 	const choices = written.choices.map(group => group.filter(term => terms.includes(term))).filter(group => group.length > 1);
 	const phrases = locale === "en" ? phrasalVerbs(question).filter(phrase => terms.includes(phrase.term)) : [];
-	return { terms, names, acronyms, phrases, choices, numerals: written.numerals, ...(expects ? { expects } : {}) };
+	const counted = expects === "count" ? countedTerms(question, locale) : [];
+	return { terms, names, acronyms, phrases, choices, numerals: written.numerals, ...(expects ? { expects } : {}), ...(counted.length > 0 ? { counted } : {}) };
 }

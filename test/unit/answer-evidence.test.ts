@@ -122,6 +122,28 @@ describe("expected answer type", () => {
 		expect(holdsAnswerType("Caben 3 URL por sesión.", "count", "es")).toBe(true);
 	});
 
+	test("a count said of something else does not count what the question asks about", () => {
+		const keys = parseQuestion("How many API keys can one account have at the same time?", "en");
+		expect(keys.counted).toEqual(["api", "key"]);
+		expect(parseQuestion("¿Cuántas URL admite una sesión?", "es").counted).toEqual(["url", "admit"]);
+		expect(parseQuestion("How long is the warranty?", "en").counted).toBeUndefined();
+		const counts = (text: string) => holdsAnswerType(text, "count", "en", [], keys.counted);
+		expect(counts("Keys look like cbk_live_ followed by 32 letters and digits.")).toBe(false);
+		for (const text of ["An account may have 5 keys.", "Up to 5 per account.", "At most 5 API keys.", "It was made in a batch of exactly 4,812 units."]) expect(counts(text)).toBe(true);
+		// Without the question's counted words, any count counts.
+		expect(holdsAnswerType("Keys look like cbk_live_ followed by 32 letters and digits.", "count", "en")).toBe(true);
+		// A follow-up asking for the same kind of answer counts the same things.
+		expect(weightedQuestion("And an anonymous sandbox?", ["How many messages will a demo session answer?"], "en").counted).toEqual(analyze("messages", "en"));
+	});
+
+	test("a count said of a word related to what is counted still counts it", async () => {
+		const chain = page("chain", "The chain runs 12 stores in the north. Each store has its own bakery and 3 tills.");
+		const question = "How many shops does the chain run in the north?";
+		const evidence = weighEvidence({ question, locale: "en", hits: await retrieve([chain], question, "en"), ...lexiconFor("en") });
+		expect(evidence.features.typeMissing).toBe(0);
+		expect(evidence.best?.passage.parts.join(" ")).toContain("12 stores");
+	});
+
 	test("a name's own digits are not the number a question asks for", () => {
 		const names = parseQuestion("What is the largest Zephyr-9 kettle?", "en").numerals;
 		expect(names).toEqual(["zephyr-9"]);
