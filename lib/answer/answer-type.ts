@@ -52,8 +52,7 @@ const ASKS: Record<Locale, Array<[AnswerType, RegExp]>> = {
 		["count", new RegExp(`\\bhow many\\s(?!(?:${TIME_UNIT_NAMES.en})\\b)`, "iu")],
 		["number", /\bhow many\b|\bhow much\b|\bwhat number\b|\bwhich number\b|\bwhat (?:is|'s) the (?:maximum|minimum|max|min|limit|largest|biggest|smallest|longest|shortest|most)\b|\b(?:status code|error code)\b/iu],
 		["identifier", asksIdentifier("en")],
-		// A yes/no question opens with an auxiliary verb. Spanish marks none (only a missing question
-		// word does: "¿Hace falta una cuenta?"); read that way, it lost 2 Spanish dev questions.
+		// A yes/no question opens with an auxiliary verb.
 		["polar", /^\s*(?:(?:and|so|but|also)\s)?(?:can|could|does|do|did|is|are|was|were|will|would|should|must|may|might|has|have|had)\s/iu]
 	],
 	es: [
@@ -65,7 +64,10 @@ const ASKS: Record<Locale, Array<[AnswerType, RegExp]>> = {
 		["count", new RegExp(`(?<!\\p{L})cu[aá]nt[oa]s\\s(?!(?:${TIME_UNIT_NAMES.es})(?!\\p{L}))`, "iu")],
 		["number", /\bcu[aá]nt[oa]s\b|\bcu[aá]nto\b|\bqu[eé] n[uú]mero\b|\bcu[aá]l es el (?:m[aá]ximo|m[ií]nimo|l[ií]mite|tama[nñ]o m[aá]ximo)\b|\bqu[eé] c[oó]digo\b/iu],
 		["identifier", asksIdentifier("es")],
-		// ["polar", /^(?!.*
+		// Spanish marks a yes/no question with no word of its own; a question opening with a verb that
+		// asks one ("¿Hace falta…?", "¿Se puede…?") is read as one. Read as any question without a
+		// question word, it lost 2 Spanish dev questions; read this way, one wrong answer fewer.
+		["polar", /^\s*¿?\s*(?:(?:y|pero)\s)?(?:se\s)?(?:puedo|puede|pueden|podemos|hace falta|hay|es|son|est[aá]|est[aá]n|tiene|tienen|tengo|necesito|necesita|debo|debe|existe|sirve|funciona|admite|acepta|ya)\s/iu]
 	]
 };
 
@@ -138,7 +140,7 @@ function build(locale: Locale): Record<Exclude<AnswerType, "count" | "times">, R
 		),
 		number: new RegExp(`\\p{N}|\\b(?:${NUMBER_WORDS[locale]})\\b`, "iu"),
 		// What answers yes or no: a negation, a restriction, an obligation ("do not open it yourself",
-		// "there is no OCR", "shown only once"). Only English questions ask for it (see ASKS).
+		// "there is no OCR", "shown only once", "no necesita cuenta").
 		polar:
 			locale === "en"
 				? /\b(?:no|not|never|none|nothing|nobody|only|cannot|without|neither|nor|yes|always|must)\b|n't\b/iu

@@ -53,8 +53,10 @@ describe("expected answer type", () => {
 		["¿Qué pasa si pierdo el enlace?", "es", undefined],
 		["¿Qué métodos ofrece el servidor?", "es", "identifier"],
 		["¿Qué cabecera HTTP lleva la fecha?", "es", "identifier"],
-		// Spanish marks a yes/no question by no word of its own: not read as one.
-		["¿Hace falta una cuenta?", "es", undefined]
+		// Spanish marks a yes/no question by no word of its own: read as one only when it opens with a verb that asks one.
+		["¿Hace falta una cuenta?", "es", "polar"],
+		["¿Se puede borrar una conversación?", "es", "polar"],
+		["¿Los límites se cuentan por clave o por IP?", "es", undefined]
 	] as const)("%s → %s", (question, locale, type) => {
 		expect(expectedAnswerType(question, locale)).toBe(type);
 	});
@@ -93,6 +95,8 @@ describe("expected answer type", () => {
 			expect(holdsAnswerType(says, "polar", "en")).toBe(true);
 		}
 		expect(holdsAnswerType("The claim link opens a page with a button.", "polar", "en")).toBe(false);
+		expect(holdsAnswerType("No necesita cuenta ni clave.", "polar", "es")).toBe(true);
+		expect(holdsAnswerType("La primera llamada crea una sesión.", "polar", "es")).toBe(false);
 	});
 
 	test("a count is a quantity that is not a length of time, a price, a time of day or part of a name", () => {
