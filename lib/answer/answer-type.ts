@@ -173,6 +173,8 @@ const MEASURE_AFTER: Record<Locale, RegExp> = {
 	es: new RegExp(`[\\s-]?(?:${TIME_UNITS.es}|${CURRENCY_WORDS}|%|${CURRENCY_SIGNS})(?!\\p{L})`, "iuy")
 };
 const CURRENCY_BEFORE = new RegExp(`${CURRENCY_SIGNS}\\s?$`, "u");
+/** A sign written after an amount ("99 € 50" in a table row): it is that amount's, not the next number's. */
+const SIGN_AFTER_AMOUNT = new RegExp(`\\p{N}\\s?${CURRENCY_SIGNS}\\s?$`, "u");
 /** Digits glued to letters name a thing ("Zephyr-9", "HTTP/2", "IPv6", "5xx", "SHA-256"); they count nothing. */
 const NAME_BEFORE = /\p{L}[-/]?$/u;
 const LETTER_AFTER = /^\p{L}/u;
@@ -206,7 +208,7 @@ function holdsCount(text: string, locale: Locale, counted: readonly string[] = [
 		const end = match.index + match[0].length;
 		const before = read.slice(Math.max(0, match.index - 2), match.index);
 		if (DIGIT_FIRST.test(match[0]) && (NAME_BEFORE.test(before) || LETTER_AFTER.test(read.charAt(end)))) continue;
-		if (CURRENCY_BEFORE.test(before)) continue;
+		if (CURRENCY_BEFORE.test(before) && !SIGN_AFTER_AMOUNT.test(read.slice(Math.max(0, match.index - 4), match.index))) continue;
 		if (locale === "en" && match[0].toLowerCase() === "one" && standsForANoun(read, match.index)) continue;
 		measure.lastIndex = end;
 		if (measure.test(read)) continue;

@@ -103,6 +103,9 @@ describe("expected answer type", () => {
 		for (const counts of ["Up to 5 pages.", "It was made in a batch of exactly 4,812 units.", "Pro 10 1,000"]) {
 			expect(holdsAnswerType(counts, "count", "en")).toBe(true);
 		}
+		// A sign written after an amount is that amount's: a table row "Team 99 € 50" counts 50 of something.
+		expect(holdsAnswerType("Team 99 € 50", "count", "en")).toBe(true);
+		expect(holdsAnswerType("Team costs € 50", "count", "en")).toBe(false);
 		for (const measures of ["The warranty lasts 37 months.", "Lids cost 14 euros.", "It costs $5.", "Open between 08:15 and 16:45.", "Rules fail on 5xx, HTTP/2, IPv6 or SHA-256."]) {
 			expect(holdsAnswerType(measures, "count", "en")).toBe(false);
 		}
