@@ -3,16 +3,17 @@
  *
  * "How much does it cost / cuánto cuesta" wants a price, "how long / cuánto tiempo" a duration,
  * "how often / cada cuánto" a frequency, "what time / a qué hora" a time of day, "how many /
- * cuántos" and "what is the maximum…" a number. A passage without anything of that kind does not
- * answer the question, however many words it shares with it: this is what declines a near miss such
- * as "How much does the Pro plan cost per month?" over a page listing the plans without prices.
+ * cuántos" and "what is the maximum…" a number, "by default / por defecto" a stated default. A
+ * passage without anything of that kind does not answer the question, however many words it
+ * shares with it: this is what declines a near miss such as "How much does the Pro plan cost per
+ * month?" over a page listing the plans without prices.
  *
  * Every pattern here is a plain alternation of words or a bounded character class (no nested
  * quantifiers), so no text makes it backtrack.
  */
 import { analyze, Locale } from "../text/tokenize";
 
-export type AnswerType = "money" | "duration" | "frequency" | "clock" | "times" | "count" | "number" | "identifier" | "polar";
+export type AnswerType = "money" | "duration" | "frequency" | "clock" | "times" | "count" | "number" | "identifier" | "polar" | "default";
 
 /**
  * Kinds that only rank passages and never decline: pages name a header or an option in plain
@@ -53,7 +54,9 @@ const ASKS: Record<Locale, Array<[AnswerType, RegExp]>> = {
 		["number", /\bhow many\b|\bhow much\b|\bwhat number\b|\bwhich number\b|\bwhat (?:is|'s) the (?:maximum|minimum|max|min|limit|largest|biggest|smallest|longest|shortest|most)\b|\b(?:status code|error code)\b/iu],
 		["identifier", asksIdentifier("en")],
 		// A yes/no question opens with an auxiliary verb.
-		["polar", /^\s*(?:(?:and|so|but|also)\s)?(?:can|could|does|do|did|is|are|was|were|will|would|should|must|may|might|has|have|had)\s/iu]
+		["polar", /^\s*(?:(?:and|so|but|also)\s)?(?:can|could|does|do|did|is|are|was|were|will|would|should|must|may|might|has|have|had)\s/iu],
+		// What something is when nobody sets it: the answer states a default ("Default: 5").
+		["default", /\bdefaults?\b|\bout of the box\b|\bwithout any configuration\b/iu]
 	],
 	es: [
 		["money", /\bcu[aá]nto (?:cuesta|cuestan|vale|valen|cobra|cobran|pago|se paga)\b|\b(?:precio|precios|tarifa|tarifas|coste|costo)\b/iu],
@@ -67,7 +70,8 @@ const ASKS: Record<Locale, Array<[AnswerType, RegExp]>> = {
 		// Spanish marks a yes/no question with no word of its own; a question opening with a verb that
 		// asks one ("¿Hace falta…?", "¿Se puede…?") is read as one. Read as any question without a
 		// question word, it lost 2 Spanish dev questions; read this way, one wrong answer fewer.
-		["polar", /^\s*¿?\s*(?:(?:y|pero)\s)?(?:se\s)?(?:puedo|puede|pueden|podemos|hace falta|hay|es|son|est[aá]|est[aá]n|tiene|tienen|tengo|necesito|necesita|debo|debe|existe|sirve|funciona|admite|acepta|ya)\s/iu]
+		["polar", /^\s*¿?\s*(?:(?:y|pero)\s)?(?:se\s)?(?:puedo|puede|pueden|podemos|hace falta|hay|es|son|est[aá]|est[aá]n|tiene|tienen|tengo|necesito|necesita|debo|debe|existe|sirve|funciona|admite|acepta|ya)\s/iu],
+		["default", /\bpor defecto\b|\bpredeterminad[oa]s?\b/iu]
 	]
 };
 
@@ -141,6 +145,7 @@ function build(locale: Locale): Record<Exclude<AnswerType, "count" | "times">, R
 		number: new RegExp(`\\p{N}|\\b(?:${NUMBER_WORDS[locale]})\\b`, "iu"),
 		// What answers yes or no: a negation, a restriction, an obligation ("do not open it yourself",
 		// "there is no OCR", "shown only once", "no necesita cuenta").
+		default: /\bdefaults?\b|\bdefaulted\b|\bpor defecto\b|\bpredeterminad[oa]s?\b/iu,
 		polar:
 			locale === "en"
 				? /\b(?:no|not|never|none|nothing|nobody|only|cannot|without|neither|nor|yes|always|must)\b|n't\b/iu

@@ -317,7 +317,8 @@ export function scorePassages(question: WeightedQuestion, passages: readonly Pas
 	 * by the Aurora's batch size in the sentence after the Zephyr-9's warranty.
 	 */
 	const holdsNamedAnswer = (p: Passage, context: ReadonlySet<string>, expects: AnswerType): boolean => {
-		const missing = boundNames.filter(name => !context.has(name));
+		// A stated default is no value of its own: "Default: 5" follows the sentence naming the option.
+		const missing = expects === "default" ? [] : boundNames.filter(name => !context.has(name));
 		const parts = missing.length === 0 ? [p.parts.join(" ")] : p.parts.filter((_, i) => missing.every(name => p.partTerms[i].includes(name)));
 		return parts.some(part => holdsAnswerType(part, expects, locale, question.numerals, counted));
 	};

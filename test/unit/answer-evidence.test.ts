@@ -55,6 +55,10 @@ describe("expected answer type", () => {
 		["¿Qué cabecera HTTP lleva la fecha?", "es", "identifier"],
 		// Spanish marks a yes/no question by no word of its own: read as one only when it opens with a verb that asks one.
 		["¿Hace falta una cuenta?", "es", "polar"],
+		["What depth does debug use by default?", "en", "default"],
+		["Which status codes get retried out of the box?", "en", "default"],
+		["Is X-Forwarded-For trusted by default?", "en", "polar"],
+		["¿Qué profundidad usa por defecto?", "es", "default"],
 		["¿Se puede borrar una conversación?", "es", "polar"],
 		["¿Los límites se cuentan por clave o por IP?", "es", undefined]
 	] as const)("%s → %s", (question, locale, type) => {
@@ -141,6 +145,19 @@ describe("expected answer type", () => {
 		expect(holdsAnswerType("Keys look like cbk_live_ followed by 32 letters and digits.", "count", "en")).toBe(true);
 		// A follow-up asking for the same kind of answer counts the same things.
 		expect(weightedQuestion("And an anonymous sandbox?", ["How many messages will a demo session answer?"], "en").counted).toEqual(analyze("messages", "en"));
+	});
+
+	test("a question asking for a default wants a passage that states one, in the sentence after the option's own", async () => {
+		const options = page("options", "maxRetries number (optional) - Maximum number of retries. Default: 5\nminTimeout number (optional) - Minimum delay before a retry. Default: 500");
+		const variables = page("variables", "Environment variables:\nDEBUG_DEPTH Object inspection depth.\nDEBUG_COLORS Whether or not to use colors.\nDEBUG_HIDE_DATE Hide the date from the output.");
+		const ask = async (question: string) => weighEvidence({ question, locale: "en", hits: await retrieve([options, variables], question, "en"), ...lexiconFor("en") });
+		const retries = await ask("What is the default for maxRetries?");
+		expect(retries.features.typeMissing).toBe(0);
+		expect(retries.best?.passage.parts.join(" ")).toContain("Default: 5");
+		// The table names the variable but states no default: declined by rule.
+		const depth = await ask("What object inspection depth does debug use by default?");
+		expect(depth.features.typeMissing).toBe(1);
+		expect(declinedByRule(depth.features)).toBe(true);
 	});
 
 	test("a count said of a word related to what is counted still counts it", async () => {
