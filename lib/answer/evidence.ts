@@ -308,18 +308,26 @@ export function scorePassages(question: WeightedQuestion, passages: readonly Pas
 	const typeCache = new Map<string, boolean>();
 
 	// What a count asked for counts, and the words of the passages related to it ("stores" for "shops").
-	const counted = (question.counted ?? []).flatMap(term => [term, ...[...(relatedByTerm.get(term) ?? [])].filter(([, r]) => r >= KNOWN_RELATEDNESS).map(([candidate]) => candidate)]);
+	const withRelated = (terms: readonly string[]) => terms.flatMap(term => [term, ...[...(relatedByTerm.get(term) ?? [])].filter(([, r]) => r >= KNOWN_RELATEDNESS).map(([candidate]) => candidate)]);
+	const counted = withRelated(question.counted ?? []);
+	// The thing a price is asked of, and the words related to it: a part holding none prices something else.
+	const priced = withRelated(question.priced ?? []);
 	// Names the question writes outside a choice: the value asked for must be said of them.
 	const boundNames = question.names.filter(name => !question.choices.some(choice => choice.includes(name)));
 	/**
 	 * Whether the passage holds the kind of answer asked for, in a part that holds the question's
 	 * names (or under a heading that does): "How many Zephyr-9 kettles were made?" is not answered
-	 * by the Aurora's batch size in the sentence after the Zephyr-9's warranty.
+	 * by the Aurora's batch size in the sentence after the Zephyr-9's warranty. A price must also
+	 * stand in a part that holds the thing priced (or a related word), unless the heading does:
+	 * "How much does a new Zephyr-9 kettle cost?" is not answered by "Replacement lids for the
+	 * Zephyr-9 cost 14 euros".
 	 */
 	const holdsNamedAnswer = (p: Passage, context: ReadonlySet<string>, expects: AnswerType): boolean => {
 		// A stated default is no value of its own: "Default: 5" follows the sentence naming the option.
 		const missing = expects === "default" ? [] : boundNames.filter(name => !context.has(name));
-		const parts = missing.length === 0 ? [p.parts.join(" ")] : p.parts.filter((_, i) => missing.every(name => p.partTerms[i].includes(name)));
+		const pricedApart = priced.length > 0 && !priced.some(term => context.has(term));
+		const saysIt = (i: number) => missing.every(name => p.partTerms[i].includes(name)) && (!pricedApart || priced.some(term => p.partTerms[i].includes(term)));
+		const parts = missing.length === 0 && !pricedApart ? [p.parts.join(" ")] : p.parts.filter((_, i) => saysIt(i));
 		return parts.some(part => holdsAnswerType(part, expects, locale, question.numerals, counted));
 	};
 

@@ -35,7 +35,7 @@ const ASKS_ITSELF: Record<Locale, RegExp> = {
 };
 
 /** What the question itself writes (question.ts), read of its own words only, never of earlier turns. */
-type OwnParts = Pick<ParsedQuestion, "names" | "acronyms" | "phrases" | "choices" | "numerals">;
+type OwnParts = Pick<ParsedQuestion, "names" | "acronyms" | "phrases" | "choices" | "numerals" | "priced">;
 
 export interface WeightedQuestion extends OwnParts {
 	/** Content term → weight (1 for the question's own terms). */
@@ -50,8 +50,8 @@ export interface WeightedQuestion extends OwnParts {
 	usedContext: boolean;
 }
 
-function ownParts({ names, acronyms, phrases, choices, numerals }: ParsedQuestion): OwnParts {
-	return { names, acronyms, phrases, choices, numerals };
+function ownParts({ names, acronyms, phrases, choices, numerals, priced }: ParsedQuestion): OwnParts {
+	return { names, acronyms, phrases, choices, numerals, ...(priced ? { priced } : {}) };
 }
 
 export function isFollowUp(question: string, ownTermCount: number, locale: Locale): boolean {

@@ -43,6 +43,12 @@ export interface ParsedQuestion {
 	 * ("api", "key"). A number said of something else ("32 letters") does not count them.
 	 */
 	counted?: string[];
+	/**
+	 * For "how much does a new kettle cost?" / "¿cuánto cuesta una tapa?": the term of the thing
+	 * priced ("kettl"). A price said in a sentence about something else ("lids cost 14 euros") is
+	 * not its price.
+	 */
+	priced?: string[];
 }
 
 const DIGIT = /\p{N}/u;
@@ -182,6 +188,40 @@ function countedTerms(question: string, locale: Locale): string[] {
 	return [];
 }
 
+/** Words after which a thing's name stops: "a spare lid for the Zephyr-9" is a lid. */
+const PREPOSITIONS: Record<Locale, ReadonlySet<string>> = {
+	en: new Set(["for", "of", "on", "in", "with", "per", "at", "from", "to"]),
+	es: new Set(["de", "del", "para", "por", "en", "con", "al", "a"])
+};
+
+/**
+ * The term of the thing a price question prices: in English the last word before "cost" (before
+ * any preposition: "a spare lid for the Zephyr-9" → "lid"); in Spanish the first word with a term
+ * after "cuesta" / "vale". None when that word is a name (the name rule reads those).
+ */
+function pricedTerms(question: string, locale: Locale, names: readonly string[]): string[] {
+	const words = question.toLowerCase().split(/[^\p{L}\p{N}_/-]+/u).filter(Boolean);
+	let thing: string[] = [];
+	if (locale === "en") {
+		const at = words.findIndex(word => word === "cost" || word === "costs");
+		const start = words.findIndex(word => word === "does" || word === "do");
+		if (at < 0 || start < 0 || start >= at) return [];
+		thing = words.slice(start + 1, at);
+		const cut = thing.findIndex(word => PREPOSITIONS.en.has(word));
+		if (cut >= 0) thing = thing.slice(0, cut);
+		thing = thing.reverse();
+	} else {
+		const at = words.findIndex(word => ["cuesta", "cuestan", "vale", "valen"].includes(word));
+		if (at < 0) return [];
+		thing = words.slice(at + 1).filter(word => !PREPOSITIONS.es.has(word));
+	}
+	for (const word of thing) {
+		const [term] = analyze(word, locale);
+		if (term !== undefined) return names.includes(term) ? [] : [term];
+	}
+	return [];
+}
+
 export function parseQuestion(question: string, locale: Locale): ParsedQuestion {
 	const expects = expectedAnswerType(question, locale);
 	let terms = [...new Set(analyze(question.replace(QUANTITY_PHRASES[locale], " ").replace(FRAME_WORDS[locale], " "), locale))];
@@ -193,5 +233,16 @@ export function parseQuestion(question: string, locale: Locale): ParsedQuestion 
 	const choices = written.choices.map(group => group.filter(term => terms.includes(term))).filter(group => group.length > 1);
 	const phrases = locale === "en" ? phrasalVerbs(question).filter(phrase => terms.includes(phrase.term)) : [];
 	const counted = expects === "count" ? countedTerms(question, locale) : [];
-	return { terms, names, acronyms, phrases, choices, numerals: written.numerals, ...(expects ? { expects } : {}), ...(counted.length > 0 ? { counted } : {}) };
+	const priced = expects === "money" ? pricedTerms(question, locale, names) : [];
+	return {
+		terms,
+		names,
+		acronyms,
+		phrases,
+		choices,
+		numerals: written.numerals,
+		...(expects ? { expects } : {}),
+		...(counted.length > 0 ? { counted } : {}),
+		...(priced.length > 0 ? { priced } : {})
+	};
 }

@@ -160,6 +160,21 @@ describe("expected answer type", () => {
 		expect(declinedByRule(depth.features)).toBe(true);
 	});
 
+	test("a price must be said of the thing priced, in its sentence or under its heading", async () => {
+		expect(parseQuestion("How much does a new Zephyr-9 kettle cost?", "en").priced).toEqual(["kettl"]);
+		expect(parseQuestion("What does a spare lid for the Zephyr-9 cost?", "en").priced).toEqual(["lid"]);
+		expect(parseQuestion("¿Cuánto cuesta una tapa de repuesto?", "es").priced).toEqual(analyze("tapa", "es"));
+		// A name priced is read by the name rule.
+		expect(parseQuestion("How much does the Zephyr-9 cost?", "en").priced).toBeUndefined();
+		const shop = page("shop", "The Zephyr-9 kettle comes in steel. Replacement lids for the Zephyr-9 cost 14 euros in Tromsø.");
+		const ask = async (question: string, sources: ChunkSource[]) => weighEvidence({ question, locale: "en", hits: await retrieve(sources, question, "en"), ...lexiconFor("en") });
+		expect((await ask("How much does a new Zephyr-9 kettle cost?", [shop])).features.typeMissing).toBe(1);
+		expect((await ask("What does a spare lid for the Zephyr-9 cost?", [shop])).features.typeMissing).toBe(0);
+		// Under a heading that names the thing, its rows are its prices.
+		const prices = page("prices", "# Kettle prices\n\nZephyr-9: 89 euros.\nAurora: 120 euros.");
+		expect((await ask("How much does a Zephyr-9 kettle cost?", [prices])).features.typeMissing).toBe(0);
+	});
+
 	test("a count said of a word related to what is counted still counts it", async () => {
 		const chain = page("chain", "The chain runs 12 stores in the north. Each store has its own bakery and 3 tills.");
 		const question = "How many shops does the chain run in the north?";
