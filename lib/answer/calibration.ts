@@ -75,9 +75,10 @@ export function decisionInputs(f: DecisionFeatures): Record<string, number> {
  *   the passage, its heading or its page's title: a related word does not stand for it ("days"
  *   does not say "'1 week'", a literal the question quotes).
  * - It lacks the kind of value asked for (a price for "how much does it cost", a count for "how
- *   many kettles"; answer-type.ts; a code name for "which header" only ranks, evidence.ts
- *   `typeMissing` says why): "How many Zephyr-9 kettles have been made?" over the Zephyr-9's
- *   warranty. As a weight (-1.07) it left such near misses
+ *   many kettles", a stated default for "by default"; answer-type.ts; a code name for "which
+ *   header" or a "not" for a yes/no question only ranks, evidence.ts `typeMissing` says why), or
+ *   has it only said of something else (of another name, of another thing priced or counted):
+ *   "How many Zephyr-9 kettles have been made?" over the Zephyr-9's warranty. As a weight (-1.07) it left such near misses
  *   answered at 0.64; over both splits, 10 of the 14 questions whose best passage lacked the kind
  *   were out of scope, 2 were ranking misses, and 2 held the fact in words the patterns do not
  *   read as that kind. Made a rule, the dev split went from 59 % to 63 % answered with the fact at

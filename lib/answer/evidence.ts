@@ -106,10 +106,11 @@ export interface DecisionFeatures {
 	exact: number;
 	focusMissing: number;
 	/**
-	 * 1 when the question expects a value (a price, a duration, a count, a number, a time of day)
-	 * and the best passage holds none. A code name ("which header…") is not counted here: pages
-	 * name a header or an option in plain words as often as in code ("the Authorization header"),
-	 * so its absence only lowers a passage's rank.
+	 * 1 when the question expects a value (a price, a duration, a count, a number, a time of day,
+	 * a stated default) and the best passage holds none. A code name ("which header…") and a "not"
+	 * in a yes/no answer are not counted here (`RANKING_ONLY`): pages name a header in plain words
+	 * as often as in code ("the Authorization header"), and say yes by stating the fact, so their
+	 * absence only lowers a passage's rank.
 	 */
 	typeMissing: number;
 	/**
