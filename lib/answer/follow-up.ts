@@ -8,7 +8,6 @@
  * "and", no pronoun pointing back) ignores the history.
  */
 import type { Locale } from "../text/tokenize";
-import type { AnswerType } from "./answer-type";
 import { ParsedQuestion, parseQuestion } from "./question";
 
 /** Weight of a term that only the earlier turns supply. */
@@ -35,23 +34,25 @@ const ASKS_ITSELF: Record<Locale, RegExp> = {
 };
 
 /** What the question itself writes (question.ts), read of its own words only, never of earlier turns. */
-type OwnParts = Pick<ParsedQuestion, "names" | "acronyms" | "phrases" | "choices" | "numerals" | "priced">;
+type OwnParts = Pick<ParsedQuestion, "names" | "acronyms" | "phrases" | "choices" | "numerals">;
+/** The kind of value asked for and what it must be said of. */
+type ValueAsked = Pick<ParsedQuestion, "expects" | "counted" | "priced">;
 
-export interface WeightedQuestion extends OwnParts {
+export interface WeightedQuestion extends OwnParts, ValueAsked {
 	/** Content term → weight (1 for the question's own terms). */
 	terms: Map<string, number>;
 	/** Terms of the question itself, in order. */
 	ownTerms: string[];
-	/** The kind of answer asked for (answer-type.ts), if any. */
-	expects?: AnswerType;
-	/** What a count asked for counts (question.ts), read with `expects`. */
-	counted?: string[];
 	/** True when earlier turns were read with the question. */
 	usedContext: boolean;
 }
 
-function ownParts({ names, acronyms, phrases, choices, numerals, priced }: ParsedQuestion): OwnParts {
-	return { names, acronyms, phrases, choices, numerals, ...(priced ? { priced } : {}) };
+function ownParts({ names, acronyms, phrases, choices, numerals }: ParsedQuestion): OwnParts {
+	return { names, acronyms, phrases, choices, numerals };
+}
+
+function valueAsked({ expects, counted, priced }: ValueAsked): ValueAsked {
+	return { ...(expects ? { expects } : {}), ...(counted ? { counted } : {}), ...(priced ? { priced } : {}) };
 }
 
 export function isFollowUp(question: string, ownTermCount: number, locale: Locale): boolean {
@@ -67,21 +68,19 @@ export function weightedQuestion(question: string, history: readonly string[], l
 	const terms = new Map<string, number>(own.terms.map(term => [term, 1]));
 	const earlier = history.slice(-CONTEXT_TURNS).reverse();
 	if (earlier.length === 0 || !isFollowUp(question, own.terms.length, locale)) {
-		return { terms, ownTerms: own.terms, ...ownParts(own), expects: own.expects, counted: own.counted, usedContext: false };
+		return { terms, ownTerms: own.terms, ...ownParts(own), ...valueAsked(own), usedContext: false };
 	}
-	let expects = own.expects;
-	let counted = own.counted;
+	let asked = valueAsked(own);
 	earlier.forEach((turn, age) => {
 		const parsed = parseQuestion(turn, locale);
 		// "and the sandbox?" after "how many messages…?" still asks for a number; "Where do orders
 		// ship from?" after "How long is the warranty?" asks for a place, not a duration.
 		const elliptical = LEADS_ON[locale].test(question) || !ASKS_ITSELF[locale].test(question);
-		if (age === 0 && own.terms.length <= SHORT_QUESTION_TERMS && elliptical && expects === undefined) {
-			expects = parsed.expects;
-			counted = parsed.counted;
-		}
+		// Only the kind: what the earlier turn counted or priced may be what the follow-up replaces
+		// ("How many URLs per session?", then "and pages?").
+		if (age === 0 && own.terms.length <= SHORT_QUESTION_TERMS && elliptical && asked.expects === undefined && parsed.expects) asked = { expects: parsed.expects };
 		const weight = CONTEXT_WEIGHT / (age + 1);
 		for (const term of parsed.terms) if (!terms.has(term)) terms.set(term, weight);
 	});
-	return { terms, ownTerms: own.terms, ...ownParts(own), expects, counted, usedContext: true };
+	return { terms, ownTerms: own.terms, ...ownParts(own), ...asked, usedContext: true };
 }

@@ -170,9 +170,13 @@ const HOW_MANY: Record<Locale, ReadonlyArray<readonly string[]>> = {
 };
 const COUNTED_WORDS = 2;
 
+/** The question's words in lower case, split at anything but letters, digits and "_", "/", "-". */
+function lowerWords(question: string): string[] {
+	return question.toLowerCase().split(/[^\p{L}\p{N}_/-]+/u).filter(Boolean);
+}
+
 /** The terms of the words right after "how many" up to the first word with no term (a verb's auxiliary, an article). */
-function countedTerms(question: string, locale: Locale): string[] {
-	const words = question.toLowerCase().split(/[^\p{L}\p{N}_/-]+/u).filter(Boolean);
+function countedTerms(words: readonly string[], locale: Locale): string[] {
 	for (const opener of HOW_MANY[locale]) {
 		for (let i = 0; i + opener.length <= words.length; i++) {
 			if (!opener.every((word, k) => words[i + k] === word)) continue;
@@ -199,8 +203,7 @@ const PREPOSITIONS: Record<Locale, ReadonlySet<string>> = {
  * any preposition: "a spare lid for the Zephyr-9" → "lid"); in Spanish the first word with a term
  * after "cuesta" / "vale". None when that word is a name (the name rule reads those).
  */
-function pricedTerms(question: string, locale: Locale, names: readonly string[]): string[] {
-	const words = question.toLowerCase().split(/[^\p{L}\p{N}_/-]+/u).filter(Boolean);
+function pricedTerms(words: readonly string[], locale: Locale, names: readonly string[]): string[] {
 	let thing: string[] = [];
 	if (locale === "en") {
 		const at = words.findIndex(word => word === "cost" || word === "costs");
@@ -232,8 +235,8 @@ export function parseQuestion(question: string, locale: Locale): ParsedQuestion 
 	const acronyms = written.acronyms.filter(term => names.includes(term));
 	const choices = written.choices.map(group => group.filter(term => terms.includes(term))).filter(group => group.length > 1);
 	const phrases = locale === "en" ? phrasalVerbs(question).filter(phrase => terms.includes(phrase.term)) : [];
-	const counted = expects === "count" ? countedTerms(question, locale) : [];
-	const priced = expects === "money" ? pricedTerms(question, locale, names) : [];
+	const counted = expects === "count" ? countedTerms(lowerWords(question), locale) : [];
+	const priced = expects === "money" ? pricedTerms(lowerWords(question), locale, names) : [];
 	return {
 		terms,
 		names,

@@ -143,8 +143,9 @@ describe("expected answer type", () => {
 		for (const text of ["An account may have 5 keys.", "Up to 5 per account.", "At most 5 API keys.", "It was made in a batch of exactly 4,812 units."]) expect(counts(text)).toBe(true);
 		// Without the question's counted words, any count counts.
 		expect(holdsAnswerType("Keys look like cbk_live_ followed by 32 letters and digits.", "count", "en")).toBe(true);
-		// A follow-up asking for the same kind of answer counts the same things.
-		expect(weightedQuestion("And an anonymous sandbox?", ["How many messages will a demo session answer?"], "en").counted).toEqual(analyze("messages", "en"));
+		// A follow-up asks for the same kind of answer, but may count something else: "and pages?".
+		const followUp = weightedQuestion("and pages?", ["How many URLs can a session hold?"], "en");
+		expect([followUp.expects, followUp.counted]).toEqual(["count", undefined]);
 	});
 
 	test("a question asking for a default wants a passage that states one, in the sentence after the option's own", async () => {
