@@ -70,7 +70,7 @@ const ASKS: Record<Locale, Array<[AnswerType, RegExp]>> = {
 		// Spanish marks a yes/no question with no word of its own; a question opening with a verb that
 		// asks one ("¿Hace falta…?", "¿Se puede…?") is read as one. Read as any question without a
 		// question word, it lost 2 Spanish dev questions; read this way, one wrong answer fewer.
-		["polar", /^\s*¿?\s*(?:(?:y|pero)\s)?(?:se\s)?(?:puedo|puede|pueden|podemos|hace falta|hay|es|son|est[aá]|est[aá]n|tiene|tienen|tengo|necesito|necesita|debo|debe|existe|sirve|funciona|admite|acepta|ya)\s/iu],
+		["polar", /^\s*(?:¿\s*)?(?:(?:y|pero)\s)?(?:se\s)?(?:puedo|puede|pueden|podemos|hace falta|hay|es|son|est[aá]|est[aá]n|tiene|tienen|tengo|necesito|necesita|debo|debe|existe|sirve|funciona|admite|acepta|ya)\s/iu],
 		["default", /\bpor defecto\b|\bpredeterminad[oa]s?\b/iu]
 	]
 };

@@ -8,6 +8,8 @@
  * code gives exactly what the old pattern gave (the old patterns are kept here as references: on
  * short strings they are fast).
  */
+import { expectedAnswerType } from "../../lib/answer/answer-type";
+import { parseQuestion } from "../../lib/answer/question";
 import { prng } from "../../lib/random/prng";
 import { readableText } from "../../lib/crawl/readable-text";
 import { parseSitemap } from "../../lib/crawl/site-crawl";
@@ -215,6 +217,20 @@ describe("code fences in the chunker and in readable text", () => {
 		const html = `<html><body><p>Intro.</p><pre>${"`".repeat(100_000)}</pre></body></html>`;
 		expect(readableText(html, "https://a.example/").text).toContain("`".repeat(100_001) + "\n");
 		expect(fastest(() => readableText(html, "https://a.example/"))).toBeLessThan(1000);
+	});
+});
+
+describe("questions", () => {
+	// A chat message is at most 2,000 characters; these are a hundred times longer.
+	it.each([
+		["200,000 spaces", " ".repeat(200_000) + "x"],
+		["100,000 '¿ '", "¿ ".repeat(100_000) + "x"],
+		["100,000 quotes", "'".repeat(100_000) + " x"],
+		["50,000 'how many'", "how many ".repeat(50_000)],
+		["50,000 'does … cost'", "does a cost ".repeat(50_000)]
+	])("%s take milliseconds to read as a question", (_label, question) => {
+		expect(fastest(() => ["en", "es"].forEach(locale => expectedAnswerType(question, locale as "en" | "es")))).toBeLessThan(FAST_MS);
+		expect(fastest(() => parseQuestion(question, "en"))).toBeLessThan(FAST_MS * 10);
 	});
 });
 
