@@ -206,7 +206,7 @@ function standsForANoun(text: string, at: number): boolean {
  * a price ("14 euros", "$5"), a time of day ("08:15") nor part of a name ("Zephyr-9", "5xx").
  * "How many kettles were made?" is not answered by a warranty's length.
  */
-function holdsCount(text: string, locale: Locale, counted: readonly string[] = []): boolean {
+function holdsCount(text: string, locale: Locale, counted: readonly string[] = [], namedOnly = false): boolean {
 	const measure = MEASURE_AFTER[locale];
 	const read = text.replace(CLOCK_TIMES, " ");
 	for (const match of read.matchAll(QUANTITY[locale])) {
@@ -217,7 +217,8 @@ function holdsCount(text: string, locale: Locale, counted: readonly string[] = [
 		if (locale === "en" && match[0].toLowerCase() === "one" && standsForANoun(read, match.index)) continue;
 		measure.lastIndex = end;
 		if (measure.test(read)) continue;
-		if (countsSomethingElse(read, end, locale, counted)) continue;
+		const counts = whatItCounts(read, end, locale, counted);
+		if (counts === "something else" || (namedOnly && counts !== "the thing")) continue;
 		return true;
 	}
 	return false;
@@ -239,19 +240,24 @@ const SPREAD_WORDS: Record<Locale, ReadonlySet<string>> = {
 const NEXT_WORD = /\s(\p{L}{1,40})/uy;
 
 /**
- * Whether the quantity ending at `end` is followed by a word naming something other than what the
- * question counts: "32 letters and digits" does not say how many API keys an account may have. A
- * word the question names, one sharing its stem's start ("bots" for "chatbots"), or a word with no
- * term ("for", "per", "de") leaves the quantity a count of it.
+ * What the quantity ending at `end` counts, by the word after it: "the thing" the question counts
+ * (a word it names, or one sharing its stem's start: "bots" for "chatbots"), "something else"
+ * ("32 letters and digits" does not say how many API keys an account may have), or "unsaid" (no
+ * word, a word with no term, "per", "units").
  */
-function countsSomethingElse(text: string, end: number, locale: Locale, counted: readonly string[]): boolean {
-	if (counted.length === 0) return false;
+function whatItCounts(text: string, end: number, locale: Locale, counted: readonly string[]): "the thing" | "something else" | "unsaid" {
+	if (counted.length === 0) return "unsaid";
 	NEXT_WORD.lastIndex = end;
 	const word = NEXT_WORD.exec(text)?.[1];
-	if (!word) return false;
+	if (!word) return "unsaid";
 	const [term] = analyze(word, locale);
-	if (term === undefined || GENERIC_COUNTED[locale].has(term) || SPREAD_WORDS[locale].has(term)) return false;
-	return !counted.some(c => c === term || c.startsWith(term) || term.startsWith(c) || c.endsWith(term) || term.endsWith(c));
+	if (term === undefined || GENERIC_COUNTED[locale].has(term) || SPREAD_WORDS[locale].has(term)) return "unsaid";
+	return counted.some(c => c === term || c.startsWith(term) || term.startsWith(c) || c.endsWith(term) || term.endsWith(c)) ? "the thing" : "something else";
+}
+
+/** Whether the text gives a count followed by the thing counted itself ("up to 5 keys"). */
+export function countsTheThing(text: string, locale: Locale, things: readonly string[]): boolean {
+	return things.length > 0 && holdsCount(text, locale, things, true);
 }
 
 const HOLDS: Record<Locale, Record<Exclude<AnswerType, "count" | "times">, RegExp>> = { en: build("en"), es: build("es") };

@@ -16,7 +16,7 @@
  * benchmark (calibration.ts `RANKER`).
  */
 import { analyze, Locale } from "../text/tokenize";
-import { AnswerType, holdsAnswerType, RANKING_ONLY } from "./answer-type";
+import { AnswerType, countsTheThing, holdsAnswerType, RANKING_ONLY } from "./answer-type";
 import { RANKER } from "./calibration";
 import type { WeightedQuestion } from "./follow-up";
 import type { Passage } from "./passages";
@@ -315,6 +315,10 @@ export function scorePassages(question: WeightedQuestion, passages: readonly Pas
 	const priced = withRelated(question.priced ?? []);
 	// Names the question writes outside a choice: the value asked for must be said of them.
 	const boundNames = question.names.filter(name => !question.choices.some(choice => choice.includes(name)));
+	// Names that only qualify the thing counted ("API" in "how many API keys"): a sentence counting
+	// the thing itself ("Each account may hold up to 5 keys.") need not repeat them.
+	const qualifiers = new Set(boundNames.filter(name => question.counted?.includes(name)));
+	const countedThing = withRelated((question.counted ?? []).filter(term => !qualifiers.has(term)));
 	/**
 	 * Whether the passage holds the kind of answer asked for, in a part that holds the question's
 	 * names (or under a heading that does): "How many Zephyr-9 kettles were made?" is not answered
@@ -327,7 +331,9 @@ export function scorePassages(question: WeightedQuestion, passages: readonly Pas
 		// A stated default is no value of its own: "Default: 5" follows the sentence naming the option.
 		const missing = expects === "default" ? [] : boundNames.filter(name => !context.has(name));
 		const pricedApart = priced.length > 0 && !priced.some(term => context.has(term));
-		const saysIt = (i: number) => missing.every(name => p.partTerms[i].includes(name)) && (!pricedApart || priced.some(term => p.partTerms[i].includes(term)));
+		const saysIt = (i: number) =>
+			missing.every(name => p.partTerms[i].includes(name) || (qualifiers.has(name) && countsTheThing(p.parts[i], locale, countedThing))) &&
+			(!pricedApart || priced.some(term => p.partTerms[i].includes(term)));
 		const parts = missing.length === 0 && !pricedApart ? [p.parts.join(" ")] : p.parts.filter((_, i) => saysIt(i));
 		return parts.some(part => holdsAnswerType(part, expects, locale, question.numerals, counted));
 	};

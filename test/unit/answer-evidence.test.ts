@@ -176,6 +176,17 @@ describe("expected answer type", () => {
 		expect((await ask("How much does a Zephyr-9 kettle cost?", [prices])).features.typeMissing).toBe(0);
 	});
 
+	test("a sentence counting the thing itself need not repeat the name that qualifies it ('API' in 'API keys')", async () => {
+		const question = "How many API keys can an account have?";
+		const ask = async (text: string) => weighEvidence({ question, locale: "en", hits: await retrieve([page("keys", text)], question, "en"), ...lexiconFor("en") });
+		const stated = await ask("API keys look like acme_ followed by 32 letters and digits. Each account may hold up to 5 keys.");
+		expect(stated.features.typeMissing).toBe(0);
+		expect(stated.best?.passage.parts.join(" ")).toContain("up to 5 keys");
+		// A count of something else in the next sentence says nothing of the keys.
+		const unstated = await ask("API keys look like acme_ followed by 32 letters and digits. Each account may have 3 owners.");
+		expect(unstated.features.typeMissing).toBe(1);
+	});
+
 	test("a count said of a word related to what is counted still counts it", async () => {
 		const chain = page("chain", "The chain runs 12 stores in the north. Each store has its own bakery and 3 tills.");
 		const question = "How many shops does the chain run in the north?";
