@@ -143,9 +143,9 @@ function build(locale: Locale): Record<Exclude<AnswerType, "count" | "times">, R
 			"iu"
 		),
 		number: new RegExp(`\\p{N}|\\b(?:${NUMBER_WORDS[locale]})\\b`, "iu"),
+		default: /\bdefaults?\b|\bdefaulted\b|\bpor defecto\b|\bpredeterminad[oa]s?\b/iu,
 		// What answers yes or no: a negation, a restriction, an obligation ("do not open it yourself",
 		// "there is no OCR", "shown only once", "no necesita cuenta").
-		default: /\bdefaults?\b|\bdefaulted\b|\bpor defecto\b|\bpredeterminad[oa]s?\b/iu,
 		polar:
 			locale === "en"
 				? /\b(?:no|not|never|none|nothing|nobody|only|cannot|without|neither|nor|yes|always|must)\b|n't\b/iu
@@ -241,9 +241,10 @@ const NEXT_WORD = /\s(\p{L}{1,40})/uy;
 
 /**
  * What the quantity ending at `end` counts, by the word after it: "the thing" the question counts
- * (a word it names, or one sharing its stem's start: "bots" for "chatbots"), "something else"
- * ("32 letters and digits" does not say how many API keys an account may have), or "unsaid" (no
- * word, a word with no term, "per", "units").
+ * (one of `counted`, which the caller widens with the passages' related words: evidence.ts reads
+ * "bots" for "chatbots", "stores" for "shops"), "something else" ("32 letters and digits" does not
+ * say how many API keys an account may have), or "unsaid" (no word, a word with no term, "per",
+ * "units").
  */
 function whatItCounts(text: string, end: number, locale: Locale, counted: readonly string[]): "the thing" | "something else" | "unsaid" {
 	if (counted.length === 0) return "unsaid";
@@ -252,7 +253,7 @@ function whatItCounts(text: string, end: number, locale: Locale, counted: readon
 	if (!word) return "unsaid";
 	const [term] = analyze(word, locale);
 	if (term === undefined || GENERIC_COUNTED[locale].has(term) || SPREAD_WORDS[locale].has(term)) return "unsaid";
-	return counted.some(c => c === term || c.startsWith(term) || term.startsWith(c) || c.endsWith(term) || term.endsWith(c)) ? "the thing" : "something else";
+	return counted.includes(term) ? "the thing" : "something else";
 }
 
 /** Whether the text gives a count followed by the thing counted itself ("up to 5 keys"). */
