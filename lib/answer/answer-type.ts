@@ -28,6 +28,16 @@ const CODE_NOUNS: Record<Locale, string> = {
 	es: "funci[oó]n|funciones|m[eé]todos?|opci[oó]n|opciones|atributos?|cabeceras?|campos?|par[aá]metros?|propiedad|propiedades|variables?|eventos?|comandos?|endpoints?|prefijos?"
 };
 
+const CODE_NOUN_WORD: Record<Locale, RegExp> = {
+	en: new RegExp(`^(?:${CODE_NOUNS.en})$`, "iu"),
+	es: new RegExp(`^(?:${CODE_NOUNS.es})$`, "iu")
+};
+
+/** Whether the word names a kind of thing a program names ("field", "header", "opción"). */
+export function isCodeNoun(word: string, locale: Locale): boolean {
+	return CODE_NOUN_WORD[locale].test(word);
+}
+
 /** "which header", "which request header", "¿qué cabecera…", "¿qué método HTTP…": a code noun right after the question word or one word later. */
 function asksIdentifier(locale: Locale): RegExp {
 	const nouns = CODE_NOUNS[locale];

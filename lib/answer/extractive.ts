@@ -25,6 +25,7 @@ import { DecisionFeatures, RelatednessFn, ScoredPassage, scorePassages } from ".
 import { weightedQuestion } from "./follow-up";
 import { answerMessages } from "./messages";
 import { Passage, passagesOf, renderPassage } from "./passages";
+import { asksWhere, onlyPoints } from "./pointers";
 import { parseQuestion } from "./question";
 
 export const MAX_ANSWER_CHARS = 700;
@@ -103,7 +104,9 @@ function matchingQa(question: string, hits: readonly SearchHit[], locale: Locale
 /** Scores every candidate passage of the hits and rates the best one. */
 export function weighEvidence({ question, locale, hits, history = [], related, rank, model }: AnswerInput): Evidence {
 	const weighted = weightedQuestion(question, history, locale);
-	const passages = passagesOf(hits, locale);
+	// A sentence pointing to another page says nothing itself, unless the question asks where to look.
+	const pointersAnswer = asksWhere(question, locale);
+	const passages = passagesOf(hits, locale).filter(p => pointersAnswer || !onlyPoints(p.parts, locale));
 	const scoring = scorePassages(weighted, passages, locale, { related, rank, expects: weighted.expects, ranker: model?.ranker });
 	const sorted = [...scoring.scored].sort((a, b) => b.score - a.score || a.passage.hitRank - b.passage.hitRank);
 	const seen = new Set<string>();

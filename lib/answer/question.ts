@@ -5,7 +5,7 @@
  */
 import { phrasalVerbs } from "../text/phrasal";
 import { analyze, Locale } from "../text/tokenize";
-import { AnswerType, expectedAnswerType } from "./answer-type";
+import { AnswerType, expectedAnswerType, isCodeNoun } from "./answer-type";
 
 export interface ParsedQuestion {
 	/** Distinct content terms of the question. */
@@ -130,12 +130,37 @@ function quotedWords(raw: readonly string[]): Set<number> {
 	return quoted;
 }
 
+/** Words that make the word beside a code noun one thing's name: "the percent field", "its timeout option", "el campo percent". */
+const DETERMINERS: Record<Locale, ReadonlySet<string>> = {
+	en: new Set(["the", "a", "an", "its", "their", "this", "that", "my", "your", "our", "whose"]),
+	es: new Set(["el", "la", "los", "las", "un", "una", "su", "sus", "este", "esta", "ese", "esa"])
+};
+const POSSESSIVE_END = /(?:'s|’s|s'|s’)$/u;
+
+/**
+ * Indexes of the words that name one field, option, header… of a program: in English the word
+ * between a determiner or a possessive and the code noun ("the progress notification's percent
+ * field"), in Spanish the word after an article and the code noun ("el campo percent").
+ */
+function codeNamed(raw: readonly string[], words: readonly string[], locale: Locale): Set<number> {
+	const named = new Set<number>();
+	const lower = words.map(w => w.toLowerCase());
+	lower.forEach((word, i) => {
+		if (!isCodeNoun(word, locale)) return;
+		const [at, before] = locale === "en" ? [i - 1, i - 2] : [i + 1, i - 1];
+		if (at < 0 || at >= lower.length || before < 0 || isCodeNoun(lower[at], locale) || analyze(words[at], locale).length === 0) return;
+		if (DETERMINERS[locale].has(lower[before]) || (locale === "en" && POSSESSIVE_END.test(raw[before]))) named.add(at);
+	});
+	return named;
+}
+
 function nameTerms(question: string, locale: Locale): { names: string[]; acronyms: string[]; choices: string[][]; numerals: string[] } {
 	const raw = question.split(/\s+/).filter(w => w.replace(EDGE_PUNCTUATION, ""));
 	const words = raw.map(w => w.replace(EDGE_PUNCTUATION, ""));
 	const quoted = quotedWords(raw);
+	const code = codeNamed(raw, words, locale);
 	const isName = (word: string | undefined, i: number) =>
-		word !== undefined && (DIGIT.test(word) || INNER_CAPITAL.test(word) || (i > 0 && CAPITAL_START.test(word)) || quoted.has(i));
+		word !== undefined && (DIGIT.test(word) || INNER_CAPITAL.test(word) || (i > 0 && CAPITAL_START.test(word)) || quoted.has(i) || code.has(i));
 	const names = words.filter(isName);
 	const numerals = [...new Set(words.filter(word => DIGIT.test(word) && LETTER.test(word)).map(word => word.toLowerCase()))];
 	const acronyms = names.filter(word => ACRONYM.test(word));

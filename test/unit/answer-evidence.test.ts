@@ -420,6 +420,19 @@ describe("passage answers", () => {
 		expect(await literal("What does ms return for '100'?")).toBe(0);
 	});
 
+	test("the word naming one field, option or header is a name the answer must say", async () => {
+		expect(parseQuestion("What does the progress notification's percent field mean?", "en").names).toEqual(["percent"]);
+		expect(parseQuestion("What happens when the retry option is off?", "en").names).toEqual(["retri"]);
+		expect(parseQuestion("¿Qué significa el campo percent?", "es").names).toEqual(["percent"]);
+		// "Which request header" asks for a header's name: "request" qualifies what is asked for, it names nothing.
+		expect(parseQuestion("Which request header carries the key?", "en").names).toEqual([]);
+		expect(parseQuestion("¿Qué cabecera de versión hace falta?", "es").names).toEqual([]);
+		const progress = page("progress", "A progress notification carries the token, the progress value so far, an optional total and an optional message. The progress value must increase with each notification.");
+		const missing = async (question: string) => weighEvidence({ question, locale: "en", hits: await retrieve([progress], question, "en"), ...lexiconFor("en") }).features.missingName;
+		expect(await missing("What does the progress notification's percent field mean?")).toBe(1);
+		expect(await missing("What does the progress notification's total field mean?")).toBe(0);
+	});
+
 	test("an acronym most retrieved chunks use is the site's vocabulary, not a name the answer must repeat", async () => {
 		const site = [
 			page("auth", "Send the key in the Authorization header as a bearer token. Keys never leave the server."),

@@ -1,5 +1,6 @@
 import { answerExtractively, extractiveAnswer, weighEvidence } from "../../lib/answer/extractive";
 import { passagesOf } from "../../lib/answer/passages";
+import { isPointer, onlyPoints } from "../../lib/answer/pointers";
 import { RANKER } from "../../lib/answer/calibration";
 import { collectAnswer } from "../../lib/answer/events";
 import { lexiconFor } from "../../lib/answer/lexicon";
@@ -161,6 +162,46 @@ describe("extractiveAnswer", () => {
 function page(sourceId: string, title: string, text: string): ChunkSource {
 	return { chatbotId: "bot", sourceId, title, url: `https://docs.test/${sourceId}`, kind: "url", text };
 }
+
+describe("sentences that only point elsewhere", () => {
+	test.each([
+		["See Limits.", "en", true],
+		["Request budgets per IP address are described in Rate limits.", "en", true],
+		["For more details, see the crawler guide.", "en", true],
+		["Consulta Añadir texto.", "es", true],
+		["Los límites de peticiones por dirección IP se describen en Límites de uso.", "es", true],
+		["The chat budget is 60 requests a minute per IP address.", "en", false],
+		["For more than 5 minutes the crawler waits.", "en", false],
+		["Read-only keys cannot start a training.", "en", false],
+		["The supported formats are listed in the table below.", "en", false],
+		["consultar hasta que el chatbot esté listo,", "es", false]
+	] as const)("%s → %s", (sentence, locale, pointer) => {
+		expect(isPointer(sentence, locale)).toBe(pointer);
+	});
+
+	test("a passage that only points to another page is no answer; the one that states the fact is", async () => {
+		const guide: ChunkSource = {
+			chatbotId: "bot",
+			sourceId: "guide",
+			kind: "url",
+			title: "Chat API",
+			url: "https://acme.test/chat",
+			text: ["# Chat", "Every answer is built from the chatbot's sources.", "", "# Budgets", "Request budgets per IP address are described in Rate limits."].join("\n")
+		};
+		const limits: ChunkSource = { ...guide, sourceId: "limits", title: "Rate limits", url: "https://acme.test/rate-limits", text: "# Policies\nThe chat policy counts requests per client network: 60 in each minute." };
+		const question = "Are request budgets counted per IP address?";
+		const hits = await retrieve([guide, limits], question, "en", 8);
+		const evidence = weighEvidence({ question, locale: "en", hits, ...lexiconFor("en") });
+		expect(evidence.candidates.some(c => c.passage.parts.some(part => part.includes("described in")))).toBe(false);
+		expect(evidence.best?.passage.chunk.sourceId).toBe("limits");
+		// Asked where to look, the pointer is the answer.
+		const where = "Where are request budgets per IP address described?";
+		const pointed = weighEvidence({ question: where, locale: "en", hits: await retrieve([guide, limits], where, "en", 8), ...lexiconFor("en") });
+		expect(pointed.best?.passage.parts.join(" ")).toContain("described in Rate limits");
+		expect(onlyPoints(["¿Empiezas?", "Lee la guía rápida de MCP."], "es")).toBe(true);
+		expect(onlyPoints(["See the table below:", "Free 1 chatbot"], "en")).toBe(false);
+	});
+});
 
 describe("passages beyond one span", () => {
 	const chunk = (ordinal: number, text: string, heading = "Proxies"): Chunk => ({

@@ -9,6 +9,7 @@
  * short strings they are fast).
  */
 import { expectedAnswerType } from "../../lib/answer/answer-type";
+import { asksWhere } from "../../lib/answer/pointers";
 import { parseQuestion } from "../../lib/answer/question";
 import { prng } from "../../lib/random/prng";
 import { readableText } from "../../lib/crawl/readable-text";
@@ -227,10 +228,14 @@ describe("questions", () => {
 		["100,000 '¿ '", "¿ ".repeat(100_000) + "x"],
 		["100,000 quotes", "'".repeat(100_000) + " x"],
 		["50,000 'how many'", "how many ".repeat(50_000)],
-		["50,000 'does … cost'", "does a cost ".repeat(50_000)]
+		["50,000 'does … cost'", "does a cost ".repeat(50_000)],
+		["40,000 'the x field'", "the x field ".repeat(40_000)],
+		["40,000 'el campo x'", "el campo x ".repeat(40_000)]
 	])("%s take milliseconds to read as a question", (_label, question) => {
 		expect(fastest(() => ["en", "es"].forEach(locale => expectedAnswerType(question, locale as "en" | "es")))).toBeLessThan(FAST_MS);
+		expect(fastest(() => ["en", "es"].forEach(locale => asksWhere(question, locale as "en" | "es")))).toBeLessThan(FAST_MS);
 		expect(fastest(() => parseQuestion(question, "en"))).toBeLessThan(FAST_MS * 10);
+		expect(fastest(() => parseQuestion(question, "es"))).toBeLessThan(FAST_MS * 10);
 	});
 });
 
