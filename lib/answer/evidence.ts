@@ -95,6 +95,13 @@ export interface ScoredPassage {
 	unmatched: ReadonlyArray<{ term: string; share: number }>;
 	/** The question's own terms that neither the passage nor its heading or page title holds (a related word is not the name itself). */
 	unsaid: ReadonlySet<string>;
+	/**
+	 * True when the question asks for a kind of value that declines when absent (not a code name or
+	 * a yes/no) and the passage holds none, said of what the question names: as the best passage it
+	 * would be declined by rule (calibration.ts `declinedByRule`), so it ranks below every passage
+	 * that holds one.
+	 */
+	lacksValue: boolean;
 }
 
 /** What the answer-or-decline decision reads (calibration.ts `DECISION`). */
@@ -410,7 +417,8 @@ export function scorePassages(question: WeightedQuestion, passages: readonly Pas
 			features,
 			score: linear(ranker, features as unknown as Record<string, number>),
 			unmatched: unmatched.map(w => ({ term: w.term, share: w.weight / ownTotal })),
-			unsaid
+			unsaid,
+			lacksValue: typeMissing === 1 && !!expects && !RANKING_ONLY.has(expects)
 		};
 	});
 

@@ -228,6 +228,17 @@ describe("expected answer type", () => {
 		expect(await about("How many Aurora kettles have been made?")).toEqual({ typeFound: 1, typeMissing: 0 });
 	});
 
+	test("a passage holding the kind of value asked for ranks above every one without it, however much those share", async () => {
+		const warranty = page("warranty", "Every kettle warranty lasts as long as its warranty card says, and the kettle warranty covers parts and labour.\n\nThe card says 37 months.");
+		const question = "How long does the kettle warranty last?";
+		const evidence = weighEvidence({ question, locale: "en", hits: await retrieve([warranty], question, "en"), ...lexiconFor("en") });
+		const withoutValue = evidence.candidates.find(c => c.lacksValue);
+		expect(withoutValue?.passage.parts.join(" ")).toContain("lasts as long as its warranty card says");
+		expect(withoutValue && evidence.best && withoutValue.score > evidence.best.score).toBe(true);
+		expect(evidence.best?.lacksValue).toBe(false);
+		expect(evidence.best?.passage.parts.join(" ")).toContain("37 months");
+	});
+
 	test("a best passage without the kind of answer asked for is declined by rule, however much it shares", async () => {
 		const handbook = page("handbook", "The Zephyr-9 kettle warranty lasts 37 months from the date of purchase. The limited-edition Aurora kettle was made in a batch of exactly 4,812 units.");
 		const ask = async (question: string) => {
