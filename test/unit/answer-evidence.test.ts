@@ -1,5 +1,5 @@
 import { expectedAnswerType, holdsAnswerType } from "../../lib/answer/answer-type";
-import { declinedByRule } from "../../lib/answer/calibration";
+import { ANSWER_THRESHOLD, declinedByRule } from "../../lib/answer/calibration";
 import { extractiveAnswer, weighEvidence } from "../../lib/answer/extractive";
 import { formRelatedness } from "../../lib/answer/evidence";
 import { lexiconFor } from "../../lib/answer/lexicon";
@@ -156,9 +156,15 @@ describe("expected answer type", () => {
 		expect(retries.features.typeMissing).toBe(0);
 		expect(retries.best?.passage.parts.join(" ")).toContain("Default: 5");
 		// The table names the variable but states no default: declined by rule.
-		const depth = await ask("What object inspection depth does debug use by default?");
+		const question = "What object inspection depth does debug use by default?";
+		const depth = weighEvidence({ question, locale: "en", hits: await retrieve([variables], question, "en"), ...lexiconFor("en") });
 		expect(depth.features.typeMissing).toBe(1);
 		expect(declinedByRule(depth.features)).toBe(true);
+		// Beside a page that states defaults of other options, one of those ranks first (the table
+		// could not answer), and is declined for what it lacks: it shares almost nothing asked.
+		const beside = await ask(question);
+		expect(beside.best?.passage.parts.join(" ")).toContain("Default:");
+		expect(beside.probability).toBeLessThan(ANSWER_THRESHOLD);
 	});
 
 	test("a price must be said of the thing priced, in its sentence or under its heading", async () => {
