@@ -43,9 +43,12 @@ export function newJobFields(now: number): Omit<JobDoc, "_id"> {
 	return { status: "queued", attempts: 0, lease_until: 0, created_at: now, updated_at: now, finished_at: null, sent_at: null };
 }
 
-/** Records that a queued job's message went out. */
+/**
+ * Records that a queued job's message went out. It also marks the job fresh: a job sent again by
+ * the janitor waits out the stale time anew, with one write per send.
+ */
 export function markSent(id: string, now: number): JobUpdate {
-	return { query: { _id: id, status: "queued" }, update: { $set: { sent_at: now } } };
+	return { query: { _id: id, status: "queued" }, update: { $set: { sent_at: now, updated_at: now } } };
 }
 
 /** Fields that put a running job back in the queue without its attempt counting, to be sent again. */
@@ -72,11 +75,6 @@ export function renewLease(id: string, now: number, leaseMs: number): JobUpdate 
 	return { query: { _id: id, status: "running" }, update: { $set: { lease_until: now + leaseMs, updated_at: now } } };
 }
 
-/** Puts a job back in the queue (sent again), so a lost message is not waited for twice. */
-export function markRequeued(id: string, now: number): JobUpdate {
-	return { query: { _id: id, status: "queued" }, update: { $set: { updated_at: now } } };
-}
-
 /**
  * Jobs whose message was probably lost: queued and untouched for `staleMs` (the message never
  * arrived, or its worker died before claiming it), queued with no message sent for
@@ -95,13 +93,15 @@ export function staleJobsQuery(now: number, staleMs: number): Record<string, unk
 /** The part of a job collection `requeueStaleJobs` needs. */
 export interface JobCollection<J extends { _id: string }> {
 	find(query: object): Promise<J[]>;
-	update(query: object, update: object): Promise<number>;
 }
 
 /**
- * Sends every stale job again (see `staleJobsQuery`) and returns how many were sent. `giveUp`,
- * when it answers true for a job, means the caller has ended that job instead (for example one
- * that keeps killing its worker), so it is not sent.
+ * Sends every stale job again (see `staleJobsQuery`) and returns how many were sent. `resend`
+ * sends the message and records it (`markSent`, with the real time, so the job is fresh again
+ * whatever clock the sweep was given). `giveUp`, when it answers true for a job, means the caller
+ * has ended that job instead (for example one that keeps killing its worker), so it is not sent.
+ * A job that cannot be sent does not hold back the others: the first such error is thrown once
+ * every job has been tried, and that job stays stale for the next sweep.
  */
 export async function requeueStaleJobs<J extends { _id: string }>(
 	jobs: JobCollection<J>,
@@ -111,14 +111,17 @@ export async function requeueStaleJobs<J extends { _id: string }>(
 	giveUp: (job: J) => Promise<boolean> = async () => false
 ): Promise<number> {
 	let requeued = 0;
+	let firstError: unknown;
 	for (const job of await jobs.find(staleJobsQuery(now, staleMs))) {
 		if (await giveUp(job)) continue;
-		// Marked with the real time: the job is fresh again whatever clock the sweep was given.
-		const mark = markRequeued(job._id, Date.now());
-		await jobs.update(mark.query, mark.update);
-		await resend(job);
-		requeued++;
+		try {
+			await resend(job);
+			requeued++;
+		} catch (err) {
+			firstError ??= err;
+		}
 	}
+	if (firstError !== undefined) throw firstError;
 	return requeued;
 }
 
