@@ -224,6 +224,21 @@ describe("expected answer type", () => {
 		expect(limit?.unmatched.map(u => u.term)).toEqual(["singl"]);
 	});
 
+	test("a name the question writes is its focus, before a rarer word", async () => {
+		const sources = [
+			page("beacons", "The beacon endpoint answers 204 No Content."),
+			page("policies", "Policies: the endpoint replies 429 when a budget is spent, and succeeds otherwise."),
+			page("widget", "The widget sends a beacon when it opens.")
+		];
+		const question = "What does the beacon endpoint reply when it succeeds?";
+		const evidence = weighEvidence({ question, locale: "en", hits: await retrieve(sources, question, "en"), ...lexiconFor("en") });
+		// "succeeds" is rarer among the retrieved chunks, but the question is about the beacon endpoint.
+		const beacon = evidence.ranked.find(s => s.passage.chunk.sourceId === "beacons");
+		const policies = evidence.ranked.find(s => s.passage.chunk.sourceId === "policies");
+		expect(beacon?.features.focusMissing).toBe(0);
+		expect(policies?.features.focusMissing).toBe(1);
+	});
+
 	test("the value asked for must be said of the thing the question names", async () => {
 		const handbook = page("handbook", "The Zephyr-9 kettle warranty lasts 37 months from the date of purchase. The limited-edition Aurora kettle was made in a batch of exactly 4,812 units.");
 		const about = async (question: string) => {
