@@ -104,9 +104,10 @@ function matchingQa(question: string, hits: readonly SearchHit[], locale: Locale
 /** Scores every candidate passage of the hits and rates the best one. */
 export function weighEvidence({ question, locale, hits, history = [], related, rank, model }: AnswerInput): Evidence {
 	const weighted = weightedQuestion(question, history, locale);
-	// A sentence pointing to another page says nothing itself, unless the question asks where to look.
+	// A sentence pointing to another page says nothing itself, unless the question asks where to look
+	// (an answer the owner wrote to a Q&A pair stays, whatever it says).
 	const pointersAnswer = asksWhere(question, locale);
-	const passages = passagesOf(hits, locale).filter(p => pointersAnswer || !onlyPoints(p.parts, locale));
+	const passages = passagesOf(hits, locale).filter(p => pointersAnswer || p.isQa || !onlyPoints(p.parts, locale));
 	const scoring = scorePassages(weighted, passages, locale, { related, rank, expects: weighted.expects, ranker: model?.ranker });
 	// A passage without the kind of value asked for would be declined however well it scores: the
 	// answer is sought among those that hold one (one more held-out question answered, 67% -> 69%).

@@ -198,6 +198,11 @@ describe("sentences that only point elsewhere", () => {
 		const where = "Where are request budgets per IP address described?";
 		const pointed = weighEvidence({ question: where, locale: "en", hits: await retrieve([guide, limits], where, "en", 8), ...lexiconFor("en") });
 		expect(pointed.best?.passage.parts.join(" ")).toContain("described in Rate limits");
+		// An answer the owner wrote to a Q&A pair is theirs to give, even one that points elsewhere.
+		const qa: ChunkSource = { chatbotId: "bot", sourceId: "qa-budgets", kind: "qa", title: "Budgets?", question: "What are the request budgets?", answer: "See Rate limits." };
+		const asked = "Which request budgets apply?";
+		const withQa = weighEvidence({ question: asked, locale: "en", hits: await retrieve([guide, limits, qa], asked, "en", 8), ...lexiconFor("en") });
+		expect(withQa.candidates.some(c => c.passage.isQa && c.passage.parts[0] === "See Rate limits.")).toBe(true);
 		expect(onlyPoints(["¿Empiezas?", "Lee la guía rápida de MCP."], "es")).toBe(true);
 		expect(onlyPoints(["See the table below:", "Free 1 chatbot"], "en")).toBe(false);
 	});
