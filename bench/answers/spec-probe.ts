@@ -1,0 +1,155 @@
+/**
+ * A check outside the benchmark: paraphrased questions over five pages of the Model Context
+ * Protocol specification (lifecycle, transports, cancellation, ping, progress), the kind of
+ * normative prose ("The client MUST…", nested lists of requirements) that the benchmark's corpora
+ * hold little of. The pages are not shipped with the project or installed by npm: they are read at
+ * run time from a checkout of github.com/modelcontextprotocol/modelcontextprotocol. Nothing is
+ * fitted on these questions; they tell whether a change to the answerer suits more than the
+ * benchmark's corpora.
+ *
+ * Run: `npx tsx bench/answers/spec-probe.ts <checkout>` (`-- --verbose` lists every miss with the
+ * passage chosen). The questions and their facts are written here; the facts are words of the
+ * pages, matched as the benchmark matches them (bench/answers/evaluate.ts).
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { answerText, weighEvidence } from "../../lib/answer/extractive";
+import { lexiconFor } from "../../lib/answer/lexicon";
+import { questionQuery, RETRIEVE_LIMIT } from "../../lib/answer/retrieval-query";
+import { readableText } from "../../lib/crawl/readable-text";
+import { chunkSources, ChunkSource } from "../../lib/retrieval/chunker";
+import { GenerationIndex } from "../../lib/retrieval/embedded-generation";
+import { vectorizeChunks } from "../../lib/retrieval/vectorize";
+import { splitFrontMatter } from "../../lib/site/front-matter";
+import { printMarkdownTable } from "../table";
+import { pageHtml } from "./corpus";
+import type { DevQuestion } from "./dev-set";
+import { grade, holdsFact, percent, summarize } from "./evaluate";
+import { baseline, current } from "./systems";
+
+const SPEC_VERSION = "2025-06-18";
+const PAGES: Record<string, string> = {
+	lifecycle: "basic/lifecycle.mdx",
+	transports: "basic/transports.mdx",
+	cancellation: "basic/utilities/cancellation.mdx",
+	ping: "basic/utilities/ping.mdx",
+	progress: "basic/utilities/progress.mdx"
+};
+
+/** [id, question, facts (null: out of scope), page holding them]. */
+const QUESTIONS: Array<[string, string, string[] | null, string?]> = [
+	["t01", "With stdio, which signal comes after SIGTERM when the server refuses to exit?", ["SIGKILL"], "lifecycle"],
+	["t02", "How are messages separated from each other on stdio?", ["newlines"], "transports"],
+	["t03", "Where may a stdio server write its logs?", ["stderr|standard error"], "transports"],
+	["t04", "What must the server never print to stdout?", ["not a valid MCP message"], "transports"],
+	["t05", "What status does the server return when it accepts a notification sent by POST?", ["202"], "transports"],
+	["t06", "Which content types must the client list in the Accept header when posting?", ["text/event-stream"], "transports"],
+	["t07", "What should a server reply to a GET if it offers no SSE stream?", ["405"], "transports"],
+	["t08", "Which header does a client send to resume a broken stream?", ["Last-Event-ID"], "transports"],
+	["t09", "What characters may a session ID contain?", ["visible ASCII"], "transports"],
+	["t10", "What does the server answer for a session it has already terminated?", ["404"], "transports"],
+	["t11", "How does a client end a session it no longer needs?", ["DELETE"], "transports"],
+	["t12", "Which protocol version should the server assume when the version header is absent?", ["2025-03-26"], "transports"],
+	["t13", "What happens if the version header holds an unsupported version?", ["400"], "transports"],
+	["t14", "Why must servers check the Origin header?", ["DNS rebinding"], "transports"],
+	["t15", "Which address should a local server bind to?", ["127.0.0.1|localhost"], "transports"],
+	["t16", "Should a dropped connection be taken as the client cancelling?", ["SHOULD NOT be interpreted"], "transports"],
+	["t17", "Can a server broadcast one message on several streams?", ["MUST NOT broadcast"], "transports"],
+	["t18", "How does an old-style server announce itself to a client probing with GET?", ["endpoint"], "transports"],
+	["l01", "What is the very first thing client and server must do together?", ["initialization"], "lifecycle"],
+	["l02", "What does the client send once initialization has succeeded?", ["initialized"], "lifecycle"],
+	["l03", "Which requests may the client send before the server answers initialize?", ["ping"], "lifecycle"],
+	["l04", "What should the client do if it does not support the version the server picked?", ["disconnect"], "lifecycle"],
+	["l05", "Which capability lets a server offer prompt templates?", ["prompts"], "lifecycle"],
+	["l06", "How is shutdown signalled over HTTP?", ["closing the associated HTTP connection"], "lifecycle"],
+	["l07", "What should the sender do when a request times out?", ["cancellation"], "lifecycle"],
+	["l08", "Can a progress notification reset a request's timeout?", ["reset the timeout"], "lifecycle"],
+	["l09", "Which error code does the example use for an unsupported protocol version?", ["-32602"], "lifecycle"],
+	["l10", "What are the three phases of a connection?", ["Initialization", "Operation", "Shutdown"], "lifecycle"],
+	["c01", "Which notification cancels a request in progress?", ["notifications/cancelled"], "cancellation"],
+	["c02", "May a client cancel the initialize request?", ["MUST NOT"], "cancellation"],
+	["c03", "What should a receiver do after a cancellation arrives?", ["Stop processing"], "cancellation"],
+	["c04", "What happens to invalid cancellation notifications?", ["ignored"], "cancellation"],
+	["c05", "What should the sender do with a response that comes after it cancelled?", ["ignore"], "cancellation"],
+	["p01", "What parameters does a ping request carry?", ["no parameters"], "ping"],
+	["p02", "How must the other side reply to a ping?", ["empty response"], "ping"],
+	["p03", "What may the sender do when a ping gets no reply?", ["stale|Terminate|reconnection"], "ping"],
+	["p04", "How should timeouts of pings be treated?", ["connection failures"], "ping"],
+	["g01", "Where does a requester put the token to get progress updates?", ["request metadata|_meta"], "progress"],
+	["g02", "What types may a progress token be?", ["string or integer"], "progress"],
+	["g03", "Must the progress value go up each time?", ["MUST increase"], "progress"],
+	["g04", "Can progress values be fractional?", ["floating point"], "progress"],
+	["g05", "When must progress notifications stop?", ["after completion"], "progress"],
+	["o01", "How many retries does the client make when a POST fails?", null],
+	["o02", "What port does the MCP endpoint listen on by default?", null],
+	["o03", "Which signal does the server send to the client on shutdown?", null],
+	["o04", "How long is a session ID valid?", null],
+	["o05", "How often should pings be sent, in seconds?", null],
+	["o06", "What is the maximum size of a JSON-RPC message?", null],
+	["o07", "Which compression does Streamable HTTP use?", null],
+	["o08", "Can a cancelled request be resumed later?", null],
+	["o09", "What does the progress notification's percent field mean?", null],
+	["o10", "Who maintains the WebSocket transport?", null],
+	["o11", "How do I authenticate with an API key over stdio?", null],
+	["o12", "What is the default timeout for requests in seconds?", null]
+];
+
+const JSX_LINE = /^\s*<\/?[A-Za-z][^<>]*>\s*$/;
+
+/** The pages as a crawl would read them: Markdown rendered to a page, then its readable text. */
+function loadPages(checkout: string): ChunkSource[] {
+	return Object.entries(PAGES).map(([key, file]) => {
+		const full = path.join(checkout, "docs", "specification", SPEC_VERSION, file);
+		if (!fs.existsSync(full)) throw new Error(`${full} not found: pass a checkout of github.com/modelcontextprotocol/modelcontextprotocol`);
+		const { data, body: mdx } = splitFrontMatter(fs.readFileSync(full, "utf8"));
+		// MDX components on lines of their own (<Note>, <Info>, <div id="…" />) are markup on the
+		// published site, not text: Markdown rendering would show them as text.
+		const body = mdx
+			.split("\n")
+			.filter(line => !JSX_LINE.test(line))
+			.join("\n");
+		const title = typeof data.title === "string" ? data.title : key;
+		const url = `https://spec.example/${key}`;
+		return { chatbotId: "spec", sourceId: key, kind: "url", title, url, text: readableText(pageHtml(title, body), url).text };
+	});
+}
+
+async function main(): Promise<void> {
+	const checkout = process.argv.slice(2).find(arg => !arg.startsWith("--"));
+	if (!checkout) throw new Error("usage: npx tsx bench/answers/spec-probe.ts <checkout of modelcontextprotocol/modelcontextprotocol> [--verbose]");
+	const verbose = process.argv.includes("--verbose");
+	const index = new GenerationIndex();
+	for (const item of await vectorizeChunks(chunkSources(loadPages(checkout)), { locale: "en" })) index.add(item);
+	const questions: DevQuestion[] = QUESTIONS.map(([id, q, facts, page]) => ({ id, corpus: "spec", q, facts: facts ?? [], pages: page ? [page] : [], oos: facts === null }));
+	const rows: Array<Record<string, string>> = [];
+	for (const system of [baseline, current]) {
+		const graded = [];
+		for (const question of questions) graded.push(grade(question, await system.ask(index, { question: question.q, history: [], locale: "en" })));
+		const s = summarize(graded);
+		rows.push({
+			answerer: system.name,
+			"in-scope": String(s.inScope),
+			"answered with fact": percent(s.fact, s.inScope),
+			declined: percent(s.declinedInScope, s.inScope),
+			"wrong answer": percent(s.wrongInScope, s.inScope),
+			"out-of-scope": String(s.outOfScope),
+			"OOS declined": percent(s.declinedOos, s.outOfScope),
+			"citation correct": percent(s.citationOk, s.fact)
+		});
+		if (!verbose || system !== current) continue;
+		for (const g of graded) {
+			if ((g.question.oos && g.verdict === "declined") || g.verdict === "fact") continue;
+			const hits = index.search({ sparse: questionQuery(g.question.q, [], "en").sparse }, RETRIEVE_LIMIT);
+			const best = weighEvidence({ question: g.question.q, locale: "en", hits, ...lexiconFor("en") }).best;
+			const chosen = best ? answerText(best.passage) : "";
+			const kind = g.question.oos ? "OOS answered" : g.verdict === "wrong" ? "wrong" : g.question.facts.every(f => holdsFact(chosen, f)) ? "declined, best passage holds the fact" : "declined";
+			console.log(`${g.question.id} ${kind}: ${g.question.q}\n    > ${chosen.replace(/\n/g, " ⏎ ").slice(0, 200)}`);
+		}
+	}
+	printMarkdownTable(rows, `Model Context Protocol specification ${SPEC_VERSION}, five pages (outside the benchmark)`);
+}
+
+main().catch(err => {
+	console.error(err instanceof Error ? err.message : err);
+	process.exitCode = 1;
+});
