@@ -17,7 +17,7 @@ import { html, LoopbackSite, startSite } from "../test/helpers/loopback-site";
 import { callTool, createApiKey, signUp } from "../test/helpers/mcp-http";
 import { corpusHtmlPages } from "./answers/corpus";
 import { CORPORA, Corpus, DevQuestion, QUESTIONS } from "./answers/dev-set";
-import { grade, Graded, percent, summarize } from "./answers/evaluate";
+import { grade, Graded, summaryColumns } from "./answers/evaluate";
 import { indexCorpus } from "./answers/index-corpus";
 import { baseline, current, SystemResult } from "./answers/systems";
 import { printMarkdownTable, runStandalone } from "./table";
@@ -138,18 +138,7 @@ export function printTable(result: E2eResult): void {
 	const groups = [...E2E_CORPORA.map(name => ({ label: name, match: (q: DevQuestion) => q.corpus === name })), { label: "ALL", match: () => true }];
 	for (const group of groups) {
 		for (const [answerer, graded] of Object.entries(result.graded)) {
-			const s = summarize(graded.filter(g => group.match(g.question)));
-			rows.push({
-				corpus: group.label,
-				answerer,
-				"in-scope": String(s.inScope),
-				"answered with fact": percent(s.fact, s.inScope),
-				declined: percent(s.declinedInScope, s.inScope),
-				"wrong answer": percent(s.wrongInScope, s.inScope),
-				"out-of-scope": String(s.outOfScope),
-				"OOS declined": percent(s.declinedOos, s.outOfScope),
-				"citation correct": percent(s.citationOk, s.fact)
-			});
+			rows.push({ corpus: group.label, answerer, ...summaryColumns(graded.filter(g => group.match(g.question))) });
 		}
 	}
 	printMarkdownTable(rows, "End to end (both splits): chatbot created with MCP create_chatbot from a loopback site, crawled and trained by the services, asked over POST /api/chat/{slug}/messages:");

@@ -17,7 +17,7 @@ import type { GenerationIndex } from "../lib/retrieval/embedded-generation";
 import { ANSWER_THRESHOLD } from "../lib/answer/calibration";
 import { indexCorpus } from "./answers/index-corpus";
 import { CORPORA, DevQuestion, isHeldOut, QUESTIONS } from "./answers/dev-set";
-import { grade, Graded, percent, summarize } from "./answers/evaluate";
+import { grade, Graded, percent, summaryColumns } from "./answers/evaluate";
 import { staleFacts } from "./answers/stale-facts";
 import { AnswerSystem, baseline, current, SystemResult } from "./answers/systems";
 import { printMarkdownTable, runStandalone } from "./table";
@@ -65,19 +65,7 @@ export async function run(): Promise<AnswerBenchResult> {
 }
 
 function rowsFor(label: string, language: string, system: string, graded: Graded[]): Record<string, string> {
-	const s = summarize(graded);
-	return {
-		corpus: label,
-		lang: language,
-		answerer: system,
-		"in-scope": String(s.inScope),
-		"answered with fact": percent(s.fact, s.inScope),
-		"declined": percent(s.declinedInScope, s.inScope),
-		"wrong answer": percent(s.wrongInScope, s.inScope),
-		"out-of-scope": String(s.outOfScope),
-		"OOS declined": percent(s.declinedOos, s.outOfScope),
-		"citation correct": percent(s.citationOk, s.fact)
-	};
+	return { corpus: label, lang: language, answerer: system, ...summaryColumns(graded) };
 }
 
 function splitTable(result: AnswerBenchResult, heldOut: boolean): Array<Record<string, string>> {

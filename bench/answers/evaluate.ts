@@ -89,6 +89,20 @@ export function summarize(graded: readonly Graded[]): Summary {
 	};
 }
 
+/** The columns every answer-quality table prints for a group of graded questions. */
+export function summaryColumns(graded: readonly Graded[]): Record<string, string> {
+	const s = summarize(graded);
+	return {
+		"in-scope": String(s.inScope),
+		"answered with fact": percent(s.fact, s.inScope),
+		declined: percent(s.declinedInScope, s.inScope),
+		"wrong answer": percent(s.wrongInScope, s.inScope),
+		"out-of-scope": String(s.outOfScope),
+		"OOS declined": percent(s.declinedOos, s.outOfScope),
+		"citation correct": percent(s.citationOk, s.fact)
+	};
+}
+
 export function percent(part: number, whole: number): string {
 	return whole === 0 ? "–" : `${((100 * part) / whole).toFixed(0)}%`;
 }

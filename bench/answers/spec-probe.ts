@@ -24,7 +24,7 @@ import { splitFrontMatter } from "../../lib/site/front-matter";
 import { printMarkdownTable } from "../table";
 import { pageHtml } from "./corpus";
 import type { DevQuestion } from "./dev-set";
-import { grade, holdsFact, percent, summarize } from "./evaluate";
+import { grade, holdsFact, summaryColumns } from "./evaluate";
 import { baseline, current } from "./systems";
 
 const SPEC_VERSION = "2025-06-18";
@@ -125,17 +125,7 @@ async function main(): Promise<void> {
 	for (const system of [baseline, current]) {
 		const graded = [];
 		for (const question of questions) graded.push(grade(question, await system.ask(index, { question: question.q, history: [], locale: "en" })));
-		const s = summarize(graded);
-		rows.push({
-			answerer: system.name,
-			"in-scope": String(s.inScope),
-			"answered with fact": percent(s.fact, s.inScope),
-			declined: percent(s.declinedInScope, s.inScope),
-			"wrong answer": percent(s.wrongInScope, s.inScope),
-			"out-of-scope": String(s.outOfScope),
-			"OOS declined": percent(s.declinedOos, s.outOfScope),
-			"citation correct": percent(s.citationOk, s.fact)
-		});
+		rows.push({ answerer: system.name, ...summaryColumns(graded) });
 		if (!verbose || system !== current) continue;
 		for (const g of graded) {
 			if ((g.question.oos && g.verdict === "declined") || g.verdict === "fact") continue;
