@@ -13,9 +13,6 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { answerText, weighEvidence } from "../../lib/answer/extractive";
-import { lexiconFor } from "../../lib/answer/lexicon";
-import { questionQuery, RETRIEVE_LIMIT } from "../../lib/answer/retrieval-query";
 import { readableText } from "../../lib/crawl/readable-text";
 import { chunkSources, ChunkSource } from "../../lib/retrieval/chunker";
 import { GenerationIndex } from "../../lib/retrieval/embedded-generation";
@@ -24,8 +21,8 @@ import { splitFrontMatter } from "../../lib/site/front-matter";
 import { printMarkdownTable } from "../table";
 import { pageHtml } from "./corpus";
 import type { DevQuestion } from "./dev-set";
-import { grade, holdsFact, summaryColumns } from "./evaluate";
-import { baseline, current } from "./systems";
+import { grade, Graded, holdsFact, summaryColumns } from "./evaluate";
+import { baseline, current, SystemResult } from "./systems";
 
 const SPEC_VERSION = "2025-06-18";
 const PAGES: Record<string, string> = {
@@ -123,15 +120,17 @@ async function main(): Promise<void> {
 	const questions: DevQuestion[] = QUESTIONS.map(([id, q, facts, page]) => ({ id, corpus: "spec", q, facts: facts ?? [], pages: page ? [page] : [], oos: facts === null }));
 	const rows: Array<Record<string, string>> = [];
 	for (const system of [baseline, current]) {
-		const graded = [];
-		for (const question of questions) graded.push(grade(question, await system.ask(index, { question: question.q, history: [], locale: "en" })));
-		rows.push({ answerer: system.name, ...summaryColumns(graded) });
+		const asked: Array<{ graded: Graded; result: SystemResult }> = [];
+		for (const question of questions) {
+			const result = await system.ask(index, { question: question.q, history: [], locale: "en" });
+			asked.push({ graded: grade(question, result), result });
+		}
+		rows.push({ answerer: system.name, ...summaryColumns(asked.map(a => a.graded)) });
 		if (!verbose || system !== current) continue;
-		for (const g of graded) {
+		for (const { graded: g, result } of asked) {
 			if ((g.question.oos && g.verdict === "declined") || g.verdict === "fact") continue;
-			const hits = index.search({ sparse: questionQuery(g.question.q, [], "en").sparse }, RETRIEVE_LIMIT);
-			const best = weighEvidence({ question: g.question.q, locale: "en", hits, ...lexiconFor("en") }).best;
-			const chosen = best ? answerText(best.passage) : "";
+			// What the best passage says, given or declined.
+			const chosen = result.candidate?.text ?? "";
 			const kind = g.question.oos ? "OOS answered" : g.verdict === "wrong" ? "wrong" : g.question.facts.every(f => holdsFact(chosen, f)) ? "declined, best passage holds the fact" : "declined";
 			console.log(`${g.question.id} ${kind}: ${g.question.q}\n    > ${chosen.replace(/\n/g, " ⏎ ").slice(0, 200)}`);
 		}

@@ -115,7 +115,7 @@ export interface DecisionFeatures {
 	/**
 	 * 1 when the question expects a value (a price, a duration, a count, a number, a time of day,
 	 * a stated default) and the best passage holds none. A code name ("which header…") and a "not"
-	 * in a yes/no answer are not counted here (`RANKING_ONLY`): pages name a header in plain words
+	 * in a yes/no answer are not counted here (`RANKING_ONLY`; the best passage's `lacksValue`): pages name a header in plain words
 	 * as often as in code ("the Authorization header"), and say yes by stating the fact, so their
 	 * absence only lowers a passage's rank.
 	 */
@@ -444,7 +444,7 @@ export function scorePassages(question: WeightedQuestion, passages: readonly Pas
 				margin: best ? best.score - (runnerUp?.score ?? best.score - 1) : 0,
 				exact: best?.features.exact ?? 0,
 				focusMissing: best?.features.focusMissing ?? 1,
-				typeMissing: expects && RANKING_ONLY.has(expects) ? 0 : (best?.features.typeMissing ?? 0),
+				typeMissing: best?.lacksValue ? 1 : 0,
 				unknown,
 				// BM25 magnitudes shrink on a tiny index (every IDF is small), so there the typical strength stands in.
 				retrieval: chunkTerms.size < SMALL_POOL ? Math.max(TYPICAL_RETRIEVAL, topScore / ownTerms) : topScore / ownTerms,

@@ -38,5 +38,10 @@ export function asksWhere(question: string, locale: Locale): boolean {
 
 /** True when every part of the passage points elsewhere or asks a question ("¿Empiezas? Lee la guía rápida."). */
 export function onlyPoints(parts: readonly string[], locale: Locale): boolean {
-	return parts.some(part => isPointer(part, locale)) && parts.every(part => isPointer(part, locale) || part.trim().endsWith("?"));
+	let points = false;
+	for (const part of parts) {
+		if (isPointer(part, locale)) points = true;
+		else if (!part.trim().endsWith("?")) return false;
+	}
+	return points;
 }
