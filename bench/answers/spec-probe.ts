@@ -8,7 +8,7 @@
  * benchmark's corpora.
  *
  * Run: `npx tsx bench/answers/spec-probe.ts <checkout>` (`-- --verbose` lists every miss with the
- * passage chosen). The questions and their facts are written here; the facts are words of the
+ * passage chosen and its probability). The questions and their facts are written here; the facts are words of the
  * pages, matched as the benchmark matches them (bench/answers/evaluate.ts).
  */
 import * as fs from "node:fs";
@@ -132,7 +132,7 @@ async function main(): Promise<void> {
 			// What the best passage says, given or declined.
 			const chosen = result.candidate?.text ?? "";
 			const kind = g.question.oos ? "OOS answered" : g.verdict === "wrong" ? "wrong" : g.question.facts.every(f => holdsFact(chosen, f)) ? "declined, best passage holds the fact" : "declined";
-			console.log(`${g.question.id} ${kind}: ${g.question.q}\n    > ${chosen.replace(/\n/g, " ⏎ ").slice(0, 200)}`);
+			console.log(`${g.question.id} ${kind} (p ${(result.probability ?? 0).toFixed(2)}): ${g.question.q}\n    > ${chosen.replace(/\n/g, " ⏎ ").slice(0, 200)}`);
 		}
 	}
 	printMarkdownTable(rows, `Model Context Protocol specification ${SPEC_VERSION}, five pages (outside the benchmark)`);

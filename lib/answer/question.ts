@@ -188,6 +188,14 @@ const FRAME_WORDS: Record<Locale, RegExp> = {
 	es: /(?<![\p{L}\p{N}])(?:pasa|pasar[aá]|ocurre|ocurrir[aá]|sucede|suceder[aá]|significa|significan|significado|quiere\s+decir|quieren\s+decir|hace\s+falta|ubicad[oa]s?|situad[oa]s?)(?![\p{L}\p{N}])/giu
 };
 
+/**
+ * The verb of an English duration question ("How long does a key last?", "How long does training
+ * take?"): the answer states the time ("Keys expire after 90 days"), not the verb, and a passage
+ * that repeats it ("the last progress notification") is no better for it. Spanish keeps its verb:
+ * "dura" shares its stem with "duración", which the answer often writes.
+ */
+const DURATION_VERBS = /(?<![\p{L}\p{N}])(?:last|lasts|lasted|take|takes|took)(?![\p{L}\p{N}])/giu;
+
 /** The words that open a count question ("how many", "cuántos"), and at most this many words after them name what is counted. */
 const HOW_MANY: Record<Locale, ReadonlyArray<readonly string[]>> = {
 	en: [["how", "many"]],
@@ -252,7 +260,9 @@ function pricedTerms(words: readonly string[], locale: Locale, names: readonly s
 
 export function parseQuestion(question: string, locale: Locale): ParsedQuestion {
 	const expects = expectedAnswerType(question, locale);
-	let terms = [...new Set(analyze(question.replace(QUANTITY_PHRASES[locale], " ").replace(FRAME_WORDS[locale], " "), locale))];
+	let framed = question.replace(QUANTITY_PHRASES[locale], " ").replace(FRAME_WORDS[locale], " ");
+	if (expects === "duration" && locale === "en") framed = framed.replace(DURATION_VERBS, " ");
+	let terms = [...new Set(analyze(framed, locale))];
 	// "How much?" alone: better to match on the phrase than on nothing.
 	if (terms.length === 0) terms = [...new Set(analyze(question, locale))];
 	const written = nameTerms(question, locale);

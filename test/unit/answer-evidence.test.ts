@@ -296,7 +296,12 @@ describe("words that frame a question", () => {
 		["Where is the help desk located?", "en", ["help", "desk"]],
 		["¿Qué significa el código -32601?", "es", ["codig", "32601"]],
 		["¿Qué quiere decir el error -32700?", "es", ["error", "32700"]],
-		["¿Hace falta una cuenta?", "es", ["cuent"]]
+		["¿Hace falta una cuenta?", "es", ["cuent"]],
+		// The verb of an English duration question; Spanish keeps "dura" (its stem meets "duración").
+		["How long does a key last?", "en", ["key"]],
+		["How long does training take?", "en", ["train"]],
+		["What is the last event id?", "en", ["last", "event", "id"]],
+		["¿Cuánto dura una sesión?", "es", ["dur", "sesion"]]
 	] as const)("%s → %j", (question, locale, terms) => {
 		expect(parseQuestion(question, locale).terms).toEqual(terms);
 	});

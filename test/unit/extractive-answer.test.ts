@@ -314,6 +314,18 @@ describe("passages beyond one span", () => {
 		expect(evidence.second).toBeUndefined();
 	});
 
+	test("the verb of a duration question is no word to match: a sentence repeating it is no second answer", () => {
+		const keys = page(
+			"keys",
+			"API keys",
+			"Keys expire after 90 days.\n\nThe last progress notification of a job names its key and the total of steps done."
+		);
+		const hits = chunkSources([keys]).map((c, i) => ({ chunk: c, score: 1 / (i + 1) }));
+		const evidence = weighEvidence({ question: "How long does a key last?", locale: "en", hits, ...lexiconFor("en") });
+		expect(evidence.best?.passage.parts).toEqual(["Keys expire after 90 days."]);
+		expect(evidence.second).toBeUndefined();
+	});
+
 	test("a question asking two things is answered with a second passage of the same page, both cited once", () => {
 		const page: ChunkSource = {
 			chatbotId: "bot",
