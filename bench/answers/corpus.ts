@@ -10,7 +10,7 @@ import { readableText } from "../../lib/crawl/readable-text";
 import type { ChunkSource } from "../../lib/retrieval/chunker";
 import { splitFrontMatter } from "../../lib/site/front-matter";
 import { escapeHtml, renderMarkdown } from "../../lib/site/render-markdown";
-import type { Corpus } from "./dev-set";
+import type { Corpus, CorpusPage } from "./dev-set";
 
 const ROOT = path.join(__dirname, "..", "..");
 
@@ -37,22 +37,43 @@ export function corpusOrigin(corpus: Corpus): string {
 	return `https://${corpus.name}.docs.example`;
 }
 
+/** The `## section` of a Markdown document, as a page of its own titled by the section. */
+function markdownSection(markdown: string, section: string): string {
+	const lines = markdown.split("\n");
+	const start = lines.findIndex(line => line === `## ${section}`);
+	if (start < 0) throw new Error(`section "${section}" not found`);
+	// The section ends at the next heading outside a code block: the spec's examples hold "# foo" lines.
+	let fence = "";
+	const end = lines.findIndex((line, i) => {
+		if (i <= start) return false;
+		const run = /^(`{3,}|~{3,})/.exec(line)?.[1];
+		if (run && !fence) fence = run;
+		else if (run && run[0] === fence[0] && run.length >= fence.length && line.trim() === run) fence = "";
+		return !fence && !run && (line.startsWith("## ") || line.startsWith("# "));
+	});
+	// A definition the spec marks with "(@)" is a link to itself on the spec's site: its text is what reads.
+	const body = lines.slice(start + 1, end < 0 ? undefined : end).join("\n").replace(/\[([^\]\n]{1,80})\]\(@\)/g, "$1");
+	return `# ${section}\n${body}`;
+}
+
+/** A page's title and its Markdown (rendered like a crawled page) or, for a plain-text file, its text. */
+function readPage(page: CorpusPage, baseUrl: string): { title: string; markdown?: string; plain?: string } {
+	const raw = fs.readFileSync(path.join(ROOT, page.file), "utf8");
+	if (page.section) return { title: page.section, markdown: markdownSection(raw, page.section) };
+	if (/\.md$/i.test(page.file)) {
+		const { data, body } = splitFrontMatter(raw);
+		const expanded = body.replace(/\{\{base_url\}\}/g, baseUrl);
+		return { title: markdownTitle(data, expanded, page.key), markdown: expanded };
+	}
+	const text = raw.replace(/^\uFEFF/, "");
+	return { title: text.split(/\r?\n/).find(l => l.trim())?.trim() ?? page.key, plain: text };
+}
+
 export function loadCorpus(corpus: Corpus, chatbotId = corpus.name): LoadedPage[] {
 	return corpus.pages.map(page => {
-		const file = path.join(ROOT, page.file);
-		const raw = fs.readFileSync(file, "utf8");
 		const url = `${corpusOrigin(corpus)}/${page.key}`;
-		let title: string;
-		let text: string;
-		if (/\.md$/i.test(file)) {
-			const { data, body } = splitFrontMatter(raw);
-			const expanded = body.replace(/\{\{base_url\}\}/g, corpusOrigin(corpus));
-			title = markdownTitle(data, expanded, page.key);
-			text = readableText(pageHtml(title, expanded), url).text;
-		} else {
-			text = raw.replace(/^\uFEFF/, "");
-			title = text.split(/\r?\n/).find(l => l.trim())?.trim() ?? page.key;
-		}
+		const { title, markdown, plain } = readPage(page, corpusOrigin(corpus));
+		const text = markdown !== undefined ? readableText(pageHtml(title, markdown), url).text : (plain as string);
 		return { key: page.key, title, url, text, source: { chatbotId, sourceId: page.key, kind: "url", title, url, text } };
 	});
 }
@@ -60,15 +81,9 @@ export function loadCorpus(corpus: Corpus, chatbotId = corpus.name): LoadedPage[
 /** Pages as HTML for a loopback site (the end-to-end check crawls these). */
 export function corpusHtmlPages(corpus: Corpus): Array<{ key: string; html: string }> {
 	return corpus.pages.map(page => {
-		const raw = fs.readFileSync(path.join(ROOT, page.file), "utf8");
-		if (!/\.md$/i.test(page.file)) {
-			const text = raw.replace(/^\uFEFF/, "");
-			const title = text.split(/\r?\n/).find(l => l.trim())?.trim() ?? page.key;
-			const paragraphs = text.split(/\r?\n\s*\r?\n/).map(p => `<p>${escapeHtml(p.trim())}</p>`).join("");
-			return { key: page.key, html: `<!doctype html><html><head><title>${escapeHtml(title)}</title></head><body><main>${paragraphs}</main></body></html>` };
-		}
-		const { data, body } = splitFrontMatter(raw);
-		const expanded = body.replace(/\{\{base_url\}\}/g, "");
-		return { key: page.key, html: pageHtml(markdownTitle(data, expanded, page.key), expanded) };
+		const { title, markdown, plain } = readPage(page, "");
+		if (markdown !== undefined) return { key: page.key, html: pageHtml(title, markdown) };
+		const paragraphs = (plain as string).split(/\r?\n\s*\r?\n/).map(p => `<p>${escapeHtml(p.trim())}</p>`).join("");
+		return { key: page.key, html: `<!doctype html><html><head><title>${escapeHtml(title)}</title></head><body><main>${paragraphs}</main></body></html>` };
 	});
 }

@@ -20,6 +20,12 @@ export interface CorpusPage {
 	key: string;
 	/** Path from the repository root. */
 	file: string;
+	/**
+	 * For a long Markdown document, the section (a "## " heading's text) that is the page: up to the
+	 * next heading of that level or above. The CommonMark spec is one file; its site shows it as one
+	 * long page, which a chatbot's owner would more likely add section by section.
+	 */
+	section?: string;
 }
 
 export interface Corpus {
@@ -110,6 +116,16 @@ export const CORPORA: Corpus[] = [
 			{ key: "on-finished", file: "node_modules/on-finished/README.md" },
 			{ key: "ms", file: "node_modules/ms/readme.md" }
 		]
+	},
+	{
+		name: "commonmark",
+		locale: "en",
+		origin: "node_modules/commonmark-spec (a specification: normative prose between examples)",
+		pages: ["Thematic breaks", "ATX headings", "Fenced code blocks", "Block quotes", "Autolinks", "Hard line breaks"].map(section => ({
+			key: section.toLowerCase().replace(/ /g, "-"),
+			file: "node_modules/commonmark-spec/spec.txt",
+			section
+		}))
 	}
 ];
 
@@ -395,6 +411,60 @@ const ROWS: Record<string, Row[]> = {
 		["u40", "How do I put a cookie on a Headers object so the browser receives it?", ["setCookie"], "cookies"],
 		["u41", "Which retry option keeps the handler from throwing once the final attempt fails?", ["throwOnError"], "retry", "u-c2"],
 		["u42", "and why would I want to turn it off?", ["body on errors|custom error handler"], "retry", "u-c2"]
+	],
+	commonmark: [
+		["k01", "What characters can I repeat to make a horizontal rule?", ["-, _, or *"], "thematic-breaks"],
+		["k02", "How many dashes or asterisks does a thematic break need at minimum?", ["three or more"], "thematic-breaks"],
+		["k03", "Is a row of asterisks indented by four spaces still a thematic break?", ["too many"], "thematic-breaks"],
+		["k04", "Can I mix stars and dashes in one rule line?", ["be the same"], "thematic-breaks"],
+		["k05", "When a line of dashes could underline a setext title or be a break, which reading wins?", ["setext heading", "takes precedence"], "thematic-breaks"],
+		["k06", "Do I need empty lines around a thematic break?", ["do not need blank lines"], "thematic-breaks"],
+		["k07", "How do I put a thematic break inside a list item?", ["different bullet"], "thematic-breaks"],
+		["k08", "What is the deepest heading level the hash syntax allows?", ["1--6|More than six"], "atx-headings"],
+		["k09", "Does a heading need whitespace after its hash marks?", ["At least one space or tab is required"], "atx-headings"],
+		["k10", "How is the level of an ATX heading decided?", ["equal to the number of # characters"], "atx-headings"],
+		["k11", "Do the trailing hashes have to match the leading ones in count?", ["need not be the same length"], "atx-headings"],
+		["k12", "Can an ATX heading have nothing in it?", ["can be empty"], "atx-headings"],
+		["k13", "What happens to blanks around the heading's text?", ["stripped of leading and trailing|are ignored"], "atx-headings"],
+		["k14", "Do I have to close a heading with hashes?", ["is optional"], "atx-headings"],
+		["k15", "Which characters can a code fence be made of?", ["backtick", "tildes"], "fenced-code-blocks"],
+		["k16", "What is the smallest run of backticks that opens a fenced block?", ["at least three"], "fenced-code-blocks"],
+		["k17", "Can one fence combine backticks and tildes?", ["cannot be mixed"], "fenced-code-blocks"],
+		["k18", "What can follow the backticks on the line that opens a code block?", ["info string"], "fenced-code-blocks", "k-c1"],
+		["k19", "and what is its first word normally used for?", ["language"], "fenced-code-blocks", "k-c1"],
+		["k20", "How long must the fence that ends a code block be?", ["at least as long as the opening fence|at least as many backticks or tildes"], "fenced-code-blocks"],
+		["k21", "What becomes of a code block that is never closed?", ["end of the document|end of the containing block"], "fenced-code-blocks"],
+		["k22", "How is the language of a fenced block shown in the HTML?", ["language-"], "fenced-code-blocks"],
+		["k23", "May the text after a backtick fence contain a backtick?", ["may not contain any backtick|cannot contain backticks"], "fenced-code-blocks"],
+		["k24", "Is Markdown inside a code fence interpreted?", ["literal text"], "fenced-code-blocks"],
+		["k25", "Can the fence that ends a block carry an info string?", ["cannot have"], "fenced-code-blocks"],
+		["k26", "Which character starts a quoted line?", ["the character >"], "block-quotes"],
+		["k27", "What does the laziness rule let a writer leave out?", ["paragraph continuation text"], "block-quotes"],
+		["k28", "What keeps two quotes in a row from becoming a single one?", ["blank line"], "block-quotes"],
+		["k29", "How many spaces after > does an indented code block inside a quote need?", ["five spaces"], "block-quotes"],
+		["k30", "How far may the > be indented?", ["up to three spaces"], "block-quotes"],
+		["k31", "Is the space after the > required?", ["can be omitted"], "block-quotes"],
+		["k32", "How do I write a link whose text is the address itself?", ["inside < and >"], "autolinks"],
+		["k33", "How long may the scheme of a URI in an autolink be?", ["2--32 characters"], "autolinks"],
+		["k34", "What has to be done to a space inside an autolink's address?", ["percent-encoded"], "autolinks"],
+		["k35", "Where does an email autolink point?", ["mailto:"], "autolinks"],
+		["k36", "Can backslash escapes be used in an autolink?", ["do not work"], "autolinks"],
+		["k37", "How do I force a new line without starting another paragraph?", ["two or more spaces"], "hard-line-breaks"],
+		["k38", "What else can end a line to break it, besides trailing spaces?", ["backslash"], "hard-line-breaks"],
+		["k39", "Does a hard line break work as the last thing in a paragraph?", ["Neither syntax for hard line breaks works"], "hard-line-breaks"],
+		["k40", "Which HTML tag does a hard line break turn into?", ["<br />"], "hard-line-breaks"],
+		["k41", "How deeply may block quotes be nested?", null],
+		["k42", "How do I add a caption to a fenced code block?", null],
+		["k43", "How do I give an ATX heading a custom id for anchors?", null],
+		["k44", "What does a setext underline made of equals signs produce?", null],
+		["k45", "How many levels do setext headings have?", null],
+		["k46", "Can a fenced code block show line numbers?", null],
+		["k47", "Which language does a fenced code block get when no info string is given?", null],
+		["k48", "How wide is a thematic break drawn?", null],
+		["k49", "Who invented the ATX heading format?", null],
+		["k50", "How many block quotes may a document hold at most?", null],
+		["k51", "Does a soft line break become a space or a newline?", null],
+		["k52", "How do I escape a > at the start of a line so it is not a quote?", null]
 	],
 	readmes: [
 		["r01", "How do I list several namespaces to enable?", ["comma"], "debug"],
