@@ -16,7 +16,7 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { answerText, answerWith, AnswerModel, weighEvidence } from "../../lib/answer/extractive";
+import { answerText, answerWith, AnswerModel, MAX_ANSWER_CHARS, weighEvidence } from "../../lib/answer/extractive";
 import { declinedByRule, decisionInputs, DECISION } from "../../lib/answer/calibration";
 import { DecisionFeatures, PASSAGE_FEATURES, passageFeatureVector } from "../../lib/answer/evidence";
 import { lexiconFor } from "../../lib/answer/lexicon";
@@ -258,8 +258,9 @@ async function main(): Promise<void> {
 	const lists: CandidateList[] = [];
 	for (const a of asked) {
 		if (a.question.oos) continue;
-		const all = evidenceOf(a).candidates;
-		const y = all.map(s => holds(a.question, answerText(s.passage), s.passage.chunk.sourceId));
+		const evidence = evidenceOf(a);
+		const all = evidence.candidates;
+		const y = all.map(s => holds(a.question, answerText(s.passage, MAX_ANSWER_CHARS, evidence.terms), s.passage.chunk.sourceId));
 		if (y.some(Boolean)) lists.push({ x: all.map(s => passageFeatureVector(s.features)), y, fold: foldOf(a.question) });
 	}
 	// Cross-validation of the whole fit within the dev split (the held-out split is not read): for

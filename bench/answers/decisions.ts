@@ -7,7 +7,7 @@
  *
  * Run: `npx tsx bench/answers/decisions.ts [OOS|HIT|MISS]`.
  */
-import { answerText, weighEvidence } from "../../lib/answer/extractive";
+import { answerText, MAX_ANSWER_CHARS, weighEvidence } from "../../lib/answer/extractive";
 import { lexiconFor } from "../../lib/answer/lexicon";
 import { askedDevQuestions } from "./asked";
 import { answersQuestion } from "./evaluate";
@@ -20,7 +20,7 @@ async function main(): Promise<void> {
 	for (const { question, locale, hits, history } of await askedDevQuestions()) {
 		const evidence = weighEvidence({ question: question.q, locale, hits, history, ...lexiconFor(locale) });
 		const best = evidence.best;
-		const answer = best ? answerText(best.passage) : "";
+		const answer = best ? answerText(best.passage, MAX_ANSWER_CHARS, evidence.terms) : "";
 		const holds = !!best && answersQuestion(question, answer, best.passage.chunk.sourceId);
 		const kind: Kind = question.oos ? "OOS" : holds ? "HIT" : "MISS";
 		const features = Object.entries(evidence.features).map(([name, value]) => `${name}=${value.toFixed(2)}`).join(" ");

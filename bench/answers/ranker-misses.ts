@@ -7,7 +7,7 @@
  *
  * Run: `npx tsx bench/answers/ranker-misses.ts [id,id…]` (`TOPN=5` also lists the first candidates).
  */
-import { answerText, weighEvidence } from "../../lib/answer/extractive";
+import { answerText, MAX_ANSWER_CHARS, weighEvidence } from "../../lib/answer/extractive";
 import type { ScoredPassage } from "../../lib/answer/evidence";
 import { lexiconFor } from "../../lib/answer/lexicon";
 import { askedDevQuestions } from "./asked";
@@ -27,7 +27,7 @@ async function main(): Promise<void> {
 	for (const { question, locale, hits, history } of await askedDevQuestions()) {
 		if (question.oos || (only && !only.includes(question.id))) continue;
 		const evidence = weighEvidence({ question: question.q, locale, hits, history, ...lexiconFor(locale) });
-		const holds = (s: ScoredPassage) => answersQuestion(question, answerText(s.passage), s.passage.chunk.sourceId);
+		const holds = (s: ScoredPassage) => answersQuestion(question, answerText(s.passage, MAX_ANSWER_CHARS, evidence.terms), s.passage.chunk.sourceId);
 		const position = evidence.candidates.findIndex(holds);
 		asked++;
 		if (position === 0) top++;

@@ -80,6 +80,8 @@ export interface Evidence {
 	candidates: ScoredPassage[];
 	/** A passage of the same page holding what the best one leaves unmatched, if one does. */
 	second?: ScoredPassage;
+	/** The question's terms (with its conversation's): a passage too long to give whole is cut around them. */
+	terms: ReadonlySet<string>;
 }
 
 function dice(a: Set<string>, b: Set<string>): number {
@@ -120,7 +122,8 @@ export function weighEvidence({ question, locale, hits, history = [], related, r
 	const features = scoring.features(ranked[0], runnerUp);
 	const best = ranked[0] && { ...ranked[0], passage: withoutLeadIn(ranked[0].passage, weighted.terms) };
 	const second = best && complement(best, sorted, weighted.ownTerms);
-	return { best, features, probability: weighted.terms.size === 0 ? 0 : answerProbability(features, model?.decision), ranked, candidates: sorted, ...(second ? { second } : {}) };
+	const terms = new Set(weighted.terms.keys());
+	return { best, features, probability: terms.size === 0 ? 0 : answerProbability(features, model?.decision), ranked, candidates: sorted, terms, ...(second ? { second } : {}) };
 }
 
 function overlaps(a: Passage, b: Passage): boolean {
@@ -152,12 +155,12 @@ function complement(best: ScoredPassage, candidates: readonly ScoredPassage[], o
 }
 
 /** The answer's text: the best passage, and the second one when there is room for it. */
-export function answerWith(evidence: Pick<Evidence, "best" | "second">): { text: string; chunks: Chunk[] } {
+export function answerWith(evidence: Pick<Evidence, "best" | "second" | "terms">): { text: string; chunks: Chunk[] } {
 	const best = evidence.best as ScoredPassage;
-	const first = answerText(best.passage);
+	const first = answerText(best.passage, MAX_ANSWER_CHARS, evidence.terms);
 	const room = MAX_ANSWER_CHARS - first.length;
 	if (!evidence.second || room < SECOND_PASSAGE_MIN_CHARS) return { text: first, chunks: [best.passage.chunk] };
-	const second = answerText(evidence.second.passage, room);
+	const second = answerText(evidence.second.passage, room, evidence.terms);
 	return { text: `${first}\n\n${second}`, chunks: [best.passage.chunk, evidence.second.passage.chunk] };
 }
 
@@ -176,8 +179,45 @@ function withoutLeadIn(passage: Passage, questionTerms: ReadonlyMap<string, numb
 
 const SENTENCE_END = /[.!?…:;]["'”’)\]]*$/u;
 
-/** The passage as the reply: a fragment or list is introduced by its heading; at most `maxChars`, cut between parts. */
-export function answerText(passage: Passage, maxChars = MAX_ANSWER_CHARS): string {
+/** Marks where parts of a passage too long to give whole were left out. */
+const OMITTED = "…";
+
+/**
+ * Which parts of a passage fit in `maxChars`, by index: in reading order as long as they fit; but
+ * when the question's `terms` are given and not every part fits, the first part (what the rest is
+ * about: a list's lead-in, a paragraph's opening) and then the parts holding most of those terms,
+ * the room left filled in reading order. A long list is so cut around the item that answers
+ * ("Consecutiveness. A document cannot contain two block quotes in a row…", its third item) rather
+ * than after its first two.
+ */
+function keptParts(parts: readonly string[], partTerms: readonly string[][], maxChars: number, terms?: ReadonlySet<string>): number[] {
+	const inOrder: number[] = [];
+	let length = 0;
+	for (let i = 0; i < parts.length; i++) {
+		if (i > 0 && length + parts[i].length + 1 > maxChars) break;
+		inOrder.push(i);
+		length += parts[i].length + 1;
+	}
+	if (!terms || terms.size === 0 || inOrder.length === parts.length) return inOrder;
+	const matches = (i: number) => new Set((partTerms[i] ?? []).filter(term => terms.has(term))).size;
+	const rest = parts.map((_, i) => i).slice(1);
+	const byMatch = rest.filter(i => matches(i) > 0).sort((a, b) => matches(b) - matches(a) || a - b);
+	const kept = new Set([0]);
+	length = parts[0].length + 1;
+	for (const i of [...byMatch, ...rest]) {
+		// Each gap left costs a line holding the omission mark.
+		if (kept.has(i) || length + parts[i].length + 1 + OMITTED.length + 1 > maxChars) continue;
+		kept.add(i);
+		length += parts[i].length + 1 + OMITTED.length + 1;
+	}
+	return [...kept].sort((a, b) => a - b);
+}
+
+/**
+ * The passage as the reply: a fragment or list is introduced by its heading; at most `maxChars`,
+ * cut between parts (around the parts holding the question's `terms` when they are given).
+ */
+export function answerText(passage: Passage, maxChars = MAX_ANSWER_CHARS, terms?: ReadonlySet<string>): string {
 	// A lone sentence takes the next one of its paragraph along when short: a description is often
 	// followed by its value ("… to retry. Default: 5"), a problem by its remedy.
 	const p =
@@ -186,14 +226,17 @@ export function answerText(passage: Passage, maxChars = MAX_ANSWER_CHARS): strin
 			: passage;
 	const parts: string[] = [];
 	const breaks: boolean[] = [];
-	let length = 0;
-	p.parts.forEach((part, i) => {
-		if (i > 0 && length + part.length + 1 > maxChars) return;
-		if (i > 0 && parts.length < i) return;
+	let previous = -1;
+	for (const i of keptParts(p.parts, p.partTerms, maxChars, terms)) {
+		if (previous >= 0 && i > previous + 1) {
+			parts.push(OMITTED);
+			breaks.push(p.lineBreaks[i]);
+		}
+		const part = p.parts[i];
 		parts.push(part.length > maxChars ? `${part.slice(0, maxChars - 1).replace(/\s+\S*$/, "")}…` : part);
 		breaks.push(p.lineBreaks[i]);
-		length += part.length + 1;
-	});
+		previous = i;
+	}
 	const body = renderPassage({ parts, lineBreaks: breaks });
 	const heading = p.chunk.heading?.trim();
 	const fragment = p.isList || !SENTENCE_END.test(parts[0] ?? "");

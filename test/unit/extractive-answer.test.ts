@@ -1,5 +1,5 @@
-import { answerExtractively, extractiveAnswer, weighEvidence } from "../../lib/answer/extractive";
-import { passagesOf } from "../../lib/answer/passages";
+import { answerExtractively, answerText, extractiveAnswer, weighEvidence } from "../../lib/answer/extractive";
+import { Passage, passagesOf } from "../../lib/answer/passages";
 import { isPointer, onlyPoints } from "../../lib/answer/pointers";
 import { RANKER } from "../../lib/answer/calibration";
 import { collectAnswer } from "../../lib/answer/events";
@@ -9,7 +9,7 @@ import { Chunk, chunkSource, chunkSources, ChunkSource } from "../../lib/retriev
 import { GenerationIndex } from "../../lib/retrieval/embedded-generation";
 import { vectorizeChunks, vectorizeQuery } from "../../lib/retrieval/vectorize";
 import type { SearchHit } from "../../lib/retrieval/vector-index";
-import type { Locale } from "../../lib/text/tokenize";
+import { analyze, Locale } from "../../lib/text/tokenize";
 
 /** Retrieval as the chat service does it, in memory: chunk, vectorise, index, search. */
 async function retrieve(sources: ChunkSource[], question: string, locale: Locale, limit = 5): Promise<SearchHit[]> {
@@ -296,6 +296,28 @@ describe("passages beyond one span", () => {
 		// A chunk of another section is not what the line announces.
 		const unrelated = { ...limits, ordinal: intro.ordinal + 1 };
 		expect(announced([{ chunk: intro, score: 2 }, { chunk: unrelated, score: 1 }]).every(p => p.parts.length === 1)).toBe(true);
+	});
+
+	test("a list too long to give whole is cut around the item holding the question's words, the omission marked", () => {
+		const rules = chunk(
+			5,
+			[
+				"Proxy rules:",
+				"Basic case: a request names the proxy by its URL and the agent keeps one connection pool per origin.",
+				"Credentials: a username and password in the URL become a Proxy-Authorization header on every request.",
+				"Tunnels: an HTTPS origin is reached through a CONNECT tunnel opened on the proxy."
+			].join("\n")
+		);
+		const list = passagesOf([{ chunk: rules, score: 1 }], "en").find(p => p.isList && p.parts.length === 4) as Passage;
+		const terms = new Set(analyze("How is an HTTPS origin tunnelled?", "en"));
+		const cut = answerText(list, 200, terms);
+		expect(cut).toContain("Proxy rules:");
+		expect(cut).toContain("CONNECT tunnel");
+		expect(cut).toContain("…");
+		expect(cut.length).toBeLessThanOrEqual(200 + "Proxies:\n".length);
+		// In reading order it would stop before the item that answers; whole when there is room.
+		expect(answerText(list, 200)).not.toContain("CONNECT tunnel");
+		expect(answerText(list, 1000, terms)).not.toContain("…");
 	});
 
 	test("a continued list leaves out the lines the next chunk repeats from the end of the first", () => {
