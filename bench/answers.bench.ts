@@ -1,6 +1,6 @@
 /**
  * Answer-quality benchmark: the development set (bench/answers/dev-set.ts, 200+ paraphrased
- * questions over six corpora of real prose, English and Spanish, follow-ups in conversations, list
+ * questions over seven corpora of real prose, English and Spanish, follow-ups in conversations, list
  * and number answers, near-miss out-of-scope questions) asked of the answerer before issue 12 (the
  * baseline) and of the current one, in the same run, over the same indexes.
  *

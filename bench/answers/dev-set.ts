@@ -1,7 +1,8 @@
 /**
  * The development set of the answer-quality benchmark: paraphrased questions written by hand over
- * six corpora of real prose, each built like the chatbots people make (about five documentation
- * pages). Nothing here is copied from the pages' sentences: questions use other words on purpose.
+ * seven corpora of real prose, each built like the chatbots people make (about five documentation
+ * pages; the seventh is six sections of a specification). Nothing here is copied from the pages'
+ * sentences: questions use other words on purpose.
  *
  * - `facts`: every one must appear in an answer for it to count as answered with the fact
  *   (compared case-insensitively, markdown marks and spacing ignored, a number only whole: "5" is
@@ -11,8 +12,9 @@
  * - `conv`: questions with the same conv id are asked in order in one conversation; later ones are
  *   follow-ups that only make sense with the earlier turns.
  *
- * The page texts are read at benchmark time (the project's docs, the handbook fixtures, and
- * documentation shipped inside installed packages), never copied here.
+ * The page texts are read at benchmark time (the project's docs, the handbook fixtures,
+ * documentation shipped inside installed packages, and the CommonMark specification of the
+ * `commonmark-spec` development dependency), never copied here.
  */
 import type { Locale } from "../../lib/text/tokenize";
 
@@ -426,7 +428,7 @@ const ROWS: Record<string, Row[]> = {
 		["k11", "Do the trailing hashes have to match the leading ones in count?", ["need not be the same length"], "atx-headings"],
 		["k12", "Can an ATX heading have nothing in it?", ["can be empty"], "atx-headings"],
 		["k13", "What happens to blanks around the heading's text?", ["stripped of leading and trailing|are ignored"], "atx-headings"],
-		["k14", "Do I have to close a heading with hashes?", ["is optional"], "atx-headings"],
+		["k14", "Do I have to close a heading with hashes?", ["optional"], "atx-headings"],
 		["k15", "Which characters can a code fence be made of?", ["backtick", "tildes"], "fenced-code-blocks"],
 		["k16", "What is the smallest run of backticks that opens a fenced block?", ["at least three"], "fenced-code-blocks"],
 		["k17", "Can one fence combine backticks and tildes?", ["cannot be mixed"], "fenced-code-blocks"],
