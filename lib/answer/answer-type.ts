@@ -154,12 +154,13 @@ function build(locale: Locale): Record<Exclude<AnswerType, "count" | "times">, R
 		),
 		number: new RegExp(`\\p{N}|\\b(?:${NUMBER_WORDS[locale]})\\b`, "iu"),
 		default: /\bdefaults?\b|\bdefaulted\b|\bpor defecto\b|\bpredeterminad[oa]s?\b/iu,
-		// What answers yes or no: a negation, a restriction, an obligation ("do not open it yourself",
-		// "there is no OCR", "shown only once", "no necesita cuenta").
+		// What answers yes or no: a negation, a restriction, an obligation, an excess ("do not open it
+		// yourself", "there is no OCR", "shown only once", "no necesita cuenta", "four spaces of
+		// indentation is too many").
 		polar:
 			locale === "en"
-				? /\b(?:no|not|never|none|nothing|nobody|only|cannot|without|neither|nor|yes|always|must)\b|n't\b/iu
-				: /(?<!\p{L})(?:no|nunca|ning[uú]n[oa]?|nada|nadie|solo|s[oó]lo|solamente|[uú]nicamente|sin|s[ií]|siempre|jam[aá]s|tampoco|debe|deben)(?!\p{L})/iu,
+				? /\b(?:no|not|never|none|nothing|nobody|only|cannot|without|neither|nor|yes|always|must|too (?:many|much|few|long|short|far|large|small|big|early|late))\b|n't\b/iu
+				: /(?<!\p{L})(?:no|nunca|ning[uú]n[oa]?|nada|nadie|solo|s[oó]lo|solamente|[uú]nicamente|sin|s[ií]|siempre|jam[aá]s|tampoco|debe|deben|demasiad[oa]s?)(?!\p{L})/iu,
 		identifier: IDENTIFIER
 	};
 }

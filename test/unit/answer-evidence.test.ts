@@ -95,12 +95,15 @@ describe("expected answer type", () => {
 			expect(holdsAnswerType(code, "identifier", "en")).toBe(true);
 		}
 		expect(holdsAnswerType("The widget shows the chatbot's name.", "identifier", "en")).toBe(false);
-		for (const says of ["Hand it over; do not open it yourself.", "There is no OCR.", "It is shown only once.", "It can't be undone.", "Every request must carry it."]) {
+		for (const says of ["Hand it over; do not open it yourself.", "There is no OCR.", "It is shown only once.", "It can't be undone.", "Every request must carry it.", "Four spaces of indentation is too many."]) {
 			expect(holdsAnswerType(says, "polar", "en")).toBe(true);
 		}
 		expect(holdsAnswerType("The claim link opens a page with a button.", "polar", "en")).toBe(false);
 		expect(holdsAnswerType("No necesita cuenta ni clave.", "polar", "es")).toBe(true);
 		expect(holdsAnswerType("La primera llamada crea una sesión.", "polar", "es")).toBe(false);
+		expect(holdsAnswerType("Cuatro espacios de sangría son demasiados.", "polar", "es")).toBe(true);
+		// "too" alone says nothing of excess.
+		expect(holdsAnswerType("Tildes work too.", "polar", "en")).toBe(false);
 	});
 
 	test("a count is a quantity that is not a length of time, a price, a time of day or part of a name", () => {
