@@ -12,12 +12,13 @@
  * dev split's out-of-scope questions, with the in-scope share it answers with the fact.
  *
  * Run: `npx tsx bench/answers/calibrate.ts` (`-- --write` also writes them into
- * lib/answer/calibration.ts).
+ * lib/answer/calibration.ts; `--decision-only` keeps the current `RANKER` and fits the decision
+ * alone; `--by-corpus` cross-validates with each corpus as a fold).
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { answerText, answerWith, AnswerModel, MAX_ANSWER_CHARS, weighEvidence } from "../../lib/answer/extractive";
-import { declinedByRule, decisionInputs, DECISION } from "../../lib/answer/calibration";
+import { declinedByRule, decisionInputs, DECISION, RANKER } from "../../lib/answer/calibration";
 import { DecisionFeatures, PASSAGE_FEATURES, passageFeatureVector } from "../../lib/answer/evidence";
 import { lexiconFor } from "../../lib/answer/lexicon";
 import { Asked, askedDevQuestions } from "./asked";
@@ -296,7 +297,7 @@ async function main(): Promise<void> {
 	}
 	// The final fit: the ranker on every dev question, then the decision's features, regularisation
 	// and threshold target chosen by cross-validating the decision alone under that ranker.
-	const ranker = rankerRecord(fitRanker(lists));
+	const ranker = process.argv.includes("--decision-only") ? { ...RANKER } : rankerRecord(fitRanker(lists));
 	const samples = samplesUnder(asked, ranker);
 	const inScope = samples.filter(s => !s.oos);
 	console.log(`ranker top-1 holds the fact: ${inScope.filter(s => s.y === 1).length} of ${inScope.length} in-scope dev questions`);
