@@ -43,16 +43,20 @@ function markdownSection(markdown: string, section: string): string {
 	const start = lines.findIndex(line => line === `## ${section}`);
 	if (start < 0) throw new Error(`section "${section}" not found`);
 	// The section ends at the next heading outside a code block: the spec's examples hold "# foo" lines.
+	let end = lines.length;
 	let fence = "";
-	const end = lines.findIndex((line, i) => {
-		if (i <= start) return false;
+	for (let i = start + 1; i < lines.length; i++) {
+		const line = lines[i];
 		const run = /^(`{3,}|~{3,})/.exec(line)?.[1];
 		if (run && !fence) fence = run;
 		else if (run && run[0] === fence[0] && run.length >= fence.length && line.trim() === run) fence = "";
-		return !fence && !run && (line.startsWith("## ") || line.startsWith("# "));
-	});
+		else if (!fence && (line.startsWith("## ") || line.startsWith("# "))) {
+			end = i;
+			break;
+		}
+	}
 	// A definition the spec marks with "(@)" is a link to itself on the spec's site: its text is what reads.
-	const body = lines.slice(start + 1, end < 0 ? undefined : end).join("\n").replace(/\[([^\]\n]{1,80})\]\(@\)/g, "$1");
+	const body = lines.slice(start + 1, end).join("\n").replace(/\[([^\]\n]{1,80})\]\(@\)/g, "$1");
 	return `# ${section}\n${body}`;
 }
 

@@ -199,13 +199,14 @@ function keptParts(parts: readonly string[], partTerms: readonly string[][], max
 		length += parts[i].length + 1;
 	}
 	if (!terms || terms.size === 0 || inOrder.length === parts.length) return inOrder;
-	const matches = (i: number) => new Set((partTerms[i] ?? []).filter(term => terms.has(term))).size;
+	// Distinct question terms in each part (a part added by `following` has none).
+	const matches = parts.map((_, i) => new Set((partTerms[i] ?? []).filter(term => terms.has(term))).size);
 	const rest = parts.map((_, i) => i).slice(1);
-	const byMatch = rest.filter(i => matches(i) > 0).sort((a, b) => matches(b) - matches(a) || a - b);
+	const byMatch = rest.filter(i => matches[i] > 0).sort((a, b) => matches[b] - matches[a] || a - b);
 	const kept = new Set([0]);
 	length = parts[0].length + 1;
 	for (const i of [...byMatch, ...rest]) {
-		// Each gap left costs a line holding the omission mark.
+		// Room is kept for an omission mark before every part taken, in case it follows a gap.
 		if (kept.has(i) || length + parts[i].length + 1 + OMITTED.length + 1 > maxChars) continue;
 		kept.add(i);
 		length += parts[i].length + 1 + OMITTED.length + 1;
