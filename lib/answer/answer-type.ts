@@ -1,7 +1,8 @@
 /**
  * The kind of answer a question expects, and whether a passage holds one.
  *
- * "How much does it cost / cuánto cuesta" wants a price, "how long / cuánto tiempo" a duration,
+ * "How much does it cost / cuánto cuesta" wants a price, "how long / cuánto tiempo" a duration
+ * ("how long can a question be?" a size),
  * "how often / cada cuánto" a frequency, "what time / a qué hora" a time of day, "how many /
  * cuántos" and "what is the maximum…" a number, "by default / por defecto" a stated default. A
  * passage without anything of that kind does not answer the question, however many words it
@@ -13,7 +14,7 @@
  */
 import { analyze, Locale } from "../text/tokenize";
 
-export type AnswerType = "money" | "duration" | "frequency" | "clock" | "times" | "count" | "number" | "identifier" | "polar" | "default";
+export type AnswerType = "money" | "length" | "duration" | "frequency" | "clock" | "times" | "count" | "number" | "identifier" | "polar" | "default";
 
 /**
  * Kinds that only rank passages and never decline: pages name a header or an option in plain
@@ -58,6 +59,8 @@ const ASKS: Record<Locale, Array<[AnswerType, RegExp]>> = {
 		["money", /\bhow much\b[^?]{0,80}\b(?:cost|costs|pay|charge|charged|price|priced)\b|\b(?:price|prices|pricing|fee|fees)\b|\bwhat does\b[^?]{0,80}\bcost\b/iu],
 		["frequency", /\bhow often\b|\bhow frequently\b|\bat what interval\b/iu],
 		["clock", /\bwhat time\b|\bwhat hours\b|\bopening hours\b|\bat what hour\b/iu],
+		// "How long can a question be?" asks how long a thing is, not how long something takes.
+		["length", /\bhow long\s(?:must|may|can|could|should|would|will)\s[^?]{1,80}\sbe\s*\?/iu],
 		["duration", /\bhow long\b|\bhow much time\b|\bhow soon\b|\bfor how many (?:seconds|minutes|hours|days|weeks|months|years)\b/iu],
 		["times", /\bhow many times\b/iu],
 		["count", new RegExp(`\\bhow many\\s(?!(?:${TIME_UNIT_NAMES.en})\\b)`, "iu")],
@@ -121,6 +124,17 @@ const HOURS_IN_WORDS: Record<Locale, string> = {
 };
 const POINTS_OF_DAY: Record<Locale, string> = { en: "noon|midnight|midday", es: "mediod[ií]a|medianoche" };
 
+/** What a size is counted in: "2000 characters", "5 MB", "32 letters". */
+const LENGTH_UNITS: Record<Locale, string> = {
+	en: "characters?|chars?|bytes?|[kmgt]i?b|words?|lines?|letters?|digits?|tokens?|items?|entries|elements?|columns?|rows?|pixels?|px|pages?",
+	es: "caracteres|car[aá]cter|bytes?|[kmgt]i?b|palabras?|l[ií]neas?|letras?|d[ií]gitos?|tokens?|elementos?|columnas?|filas?|p[ií]xeles|px|p[aá]ginas?"
+};
+/** A size said against another, with no figure of its own: "at least as long as the opening fence". */
+const LENGTH_COMPARED: Record<Locale, string> = {
+	en: "as long as|no longer than|longer than|shorter than",
+	es: "tan largo como|tan larga como|m[aá]s largo que|m[aá]s larga que|m[aá]s corto que|m[aá]s corta que"
+};
+
 /** How often something happens, in words: it answers "how many times", and counts no things ("shown once"). */
 const TIMES_WORDS: Record<Locale, string> = { en: "once|twice|thrice", es: "una vez|dos veces|una sola vez" };
 
@@ -153,6 +167,9 @@ function build(locale: Locale): Record<Exclude<AnswerType, "count" | "times">, R
 			"iu"
 		),
 		number: new RegExp(`\\p{N}|\\b(?:${NUMBER_WORDS[locale]})\\b`, "iu"),
+		// A size in a unit of size (a bare figure in a code example, "<h2>" or "%20", is none; "a line"
+		// is no size either), or one said against another.
+		length: new RegExp(`\\b${figures}[\\s-]?(?:${LENGTH_UNITS[locale]})\\b|\\b(?:${NUMBER_WORDS[locale]})[\\s-](?:${LENGTH_UNITS[locale]})\\b|\\b(?:${LENGTH_COMPARED[locale]})\\b`, "iu"),
 		default: /\bdefaults?\b|\bdefaulted\b|\bpor defecto\b|\bpredeterminad[oa]s?\b/iu,
 		// What answers yes or no: a negation, a restriction, an obligation, an excess ("do not open it
 		// yourself", "there is no OCR", "shown only once", "no necesita cuenta", "four spaces of

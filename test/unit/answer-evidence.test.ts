@@ -32,6 +32,9 @@ describe("expected answer type", () => {
 		["How much does the Pro plan cost per month?", "en", "money"],
 		["What does a spare lid cost?", "en", "money"],
 		["How long is a conversation kept?", "en", "duration"],
+		["How long can a question be?", "en", "length"],
+		["How long may the scheme of a URI in an autolink be?", "en", "length"],
+		["How long can a conversation be idle before it expires?", "en", "duration"],
 		["How often does the sweep run?", "en", "frequency"],
 		["What hours is support open?", "en", "clock"],
 		["How many chatbots can I own?", "en", "count"],
@@ -102,6 +105,13 @@ describe("expected answer type", () => {
 		expect(holdsAnswerType("No necesita cuenta ni clave.", "polar", "es")).toBe(true);
 		expect(holdsAnswerType("La primera llamada crea una sesión.", "polar", "es")).toBe(false);
 		expect(holdsAnswerType("Cuatro espacios de sangría son demasiados.", "polar", "es")).toBe(true);
+		for (const size of ["A question may hold up to 2000 characters.", "Uploads are limited to 10MB.", "A scheme is any sequence of 2--32 characters.", "The closing fence must be at least as long as the opening fence.", "Una pregunta admite 2000 caracteres."]) {
+			expect(holdsAnswerType(size, "length", size.startsWith("Una") ? "es" : "en")).toBe(true);
+		}
+		// A figure in a code example, an encoded space or "a line" is no size.
+		for (const none of ["<h2>foo</h2>", "Encode it as %20 for a space.", "Read a line at a time.", "It is kept for 2 days."]) {
+			expect(holdsAnswerType(none, "length", "en")).toBe(false);
+		}
 		// "too" alone says nothing of excess.
 		expect(holdsAnswerType("Tildes work too.", "polar", "en")).toBe(false);
 	});

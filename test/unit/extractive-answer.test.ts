@@ -348,6 +348,15 @@ describe("passages beyond one span", () => {
 		expect(evidence.second).toBeUndefined();
 	});
 
+	test("how long a thing may be is a size, not a duration: the sentence giving the size answers", () => {
+		const limits = page("limits", "Limits", "A question may hold up to 2000 characters. Longer questions are refused with 422.\n\nConversations are kept for a day after the last message.");
+		const hits = chunkSources([limits]).map((c, i) => ({ chunk: c, score: 1 / (i + 1) }));
+		const answer = extractiveAnswer({ question: "How long can a question be?", locale: "en", hits, ...lexiconFor("en") });
+		expect(answer.answered).toBe(true);
+		expect(answer.text.startsWith("A question may hold up to 2000 characters.")).toBe(true);
+		expect(answer.text).not.toContain("Conversations");
+	});
+
 	test("a question asking two things is answered with a second passage of the same page, both cited once", () => {
 		const page: ChunkSource = {
 			chatbotId: "bot",
