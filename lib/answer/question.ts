@@ -268,9 +268,12 @@ export function parseQuestion(question: string, locale: Locale): ParsedQuestion 
 	const written = nameTerms(question, locale);
 	const names = written.names.filter(term => terms.includes(term));
 	const acronyms = written.acronyms.filter(term => names.includes(term));
-	const choices = written.choices.map(group => group.filter(term => terms.includes(term))).filter(group => group.length > 1);
-	const phrases = locale === "en" ? phrasalVerbs(question).filter(phrase => terms.includes(phrase.term)) : [];
 	const counted = expects === "count" ? countedTerms(lowerWords(question), locale) : [];
+	// "How many dashes or asterisks…" counts either; it offers no alternatives to choose between.
+	const choices = written.choices
+		.map(group => group.filter(term => terms.includes(term)))
+		.filter(group => group.length > 1 && !counted.includes(group[0]));
+	const phrases = locale === "en" ? phrasalVerbs(question).filter(phrase => terms.includes(phrase.term)) : [];
 	const priced = expects === "money" ? pricedTerms(lowerWords(question), locale, names) : [];
 	return {
 		terms,

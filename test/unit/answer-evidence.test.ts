@@ -366,6 +366,10 @@ describe("names in a question", () => {
 		expect(choices("Does it run whether or not the page loads?")).toEqual([]);
 		expect(choices("Does it need Node 18 or later?")).toEqual([]);
 		expect(choices("¿Hacen falta 10 o más?", "es")).toEqual([]);
+		// What a count question counts, joined by "or", is counted either way, not chosen between.
+		expect(choices("How many dashes or asterisks does a thematic break need?")).toEqual([]);
+		expect(choices("¿Cuántas claves o tokens puede tener una cuenta?", "es")).toEqual([]);
+		expect(choices("How many keys can an account hold, 5 or 10?")).toEqual([["5", "10"]]);
 	});
 
 	test("a passage that holds none of the alternatives offered does not answer the choice", () => {
