@@ -272,7 +272,8 @@ const NEXT_WORD = /\s(\p{L}{1,40})/uy;
  * (one of `counted`, which the caller widens with the passages' related words: evidence.ts reads
  * "bots" for "chatbots", "stores" for "shops"), "something else" ("32 letters and digits" does not
  * say how many API keys an account may have), or "unsaid" (no word, a word with no term, "per",
- * "units").
+ * "units"). One word may stand between the quantity and the thing, qualifying it: "5 API keys",
+ * "3 free chatbots" count keys and chatbots.
  */
 function whatItCounts(text: string, end: number, locale: Locale, counted: readonly string[]): "the thing" | "something else" | "unsaid" {
 	if (counted.length === 0) return "unsaid";
@@ -281,7 +282,10 @@ function whatItCounts(text: string, end: number, locale: Locale, counted: readon
 	if (!word) return "unsaid";
 	const [term] = analyze(word, locale);
 	if (term === undefined || GENERIC_COUNTED[locale].has(term) || SPREAD_WORDS[locale].has(term)) return "unsaid";
-	return counted.includes(term) ? "the thing" : "something else";
+	if (counted.includes(term)) return "the thing";
+	const afterQualifier = NEXT_WORD.exec(text)?.[1];
+	const [thing] = afterQualifier ? analyze(afterQualifier, locale) : [];
+	return thing !== undefined && counted.includes(thing) ? "the thing" : "something else";
 }
 
 /** Whether the text gives a count followed by the thing counted itself ("up to 5 keys"). */

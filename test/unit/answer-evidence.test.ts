@@ -154,6 +154,11 @@ describe("expected answer type", () => {
 		const counts = (text: string) => holdsAnswerType(text, "count", "en", [], keys.counted);
 		expect(counts("Keys look like cbk_live_ followed by 32 letters and digits.")).toBe(false);
 		for (const text of ["An account may have 5 keys.", "Up to 5 per account.", "At most 5 API keys.", "It was made in a batch of exactly 4,812 units."]) expect(counts(text)).toBe(true);
+		// A word qualifying the thing may stand between: "5 API keys" counts keys for "How many keys…?".
+		const keysOnly = (text: string) => holdsAnswerType(text, "count", "en", [], ["key"]);
+		expect(keysOnly("An account may hold up to 5 API keys or tokens at once.")).toBe(true);
+		expect(keysOnly("Keys look like cbk_live_ followed by 32 letters and digits.")).toBe(false);
+		expect(keysOnly("Each request carries 3 custom headers.")).toBe(false);
 		// Without the question's counted words, any count counts.
 		expect(holdsAnswerType("Keys look like cbk_live_ followed by 32 letters and digits.", "count", "en")).toBe(true);
 		// A follow-up asks for the same kind of answer, but may count something else: "and pages?".
