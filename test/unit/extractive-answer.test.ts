@@ -180,15 +180,12 @@ describe("sentences that only point elsewhere", () => {
 	});
 
 	test("a passage that only points to another page is no answer; the one that states the fact is", async () => {
-		const guide: ChunkSource = {
-			chatbotId: "bot",
-			sourceId: "guide",
-			kind: "url",
-			title: "Chat API",
-			url: "https://acme.test/chat",
-			text: ["# Chat", "Every answer is built from the chatbot's sources.", "", "# Budgets", "Request budgets per IP address are described in Rate limits."].join("\n")
-		};
-		const limits: ChunkSource = { ...guide, sourceId: "limits", title: "Rate limits", url: "https://acme.test/rate-limits", text: "# Policies\nThe chat policy counts requests per client network: 60 in each minute." };
+		const guide = page(
+			"guide",
+			"Chat API",
+			["# Chat", "Every answer is built from the chatbot's sources.", "", "# Budgets", "Request budgets per IP address are described in Rate limits."].join("\n")
+		);
+		const limits = page("limits", "Rate limits", "# Policies\nThe chat policy counts requests per client network: 60 in each minute.");
 		const question = "Are request budgets counted per IP address?";
 		const hits = await retrieve([guide, limits], question, "en", 8);
 		const evidence = weighEvidence({ question, locale: "en", hits, ...lexiconFor("en") });
