@@ -25,8 +25,8 @@ export const RANKING_ONLY: ReadonlySet<AnswerType> = new Set(["identifier", "pol
 
 /** Things a program names: "which function / header / option…" asks for a name written as code. */
 const CODE_NOUNS: Record<Locale, string> = {
-	en: "functions?|methods?|options?|attributes?|headers?|fields?|parameters?|params?|properties|property|variables?|flags?|endpoints?|events?|commands?|settings?|prefix(?:es)?",
-	es: "funci[oó]n|funciones|m[eé]todos?|opci[oó]n|opciones|atributos?|cabeceras?|campos?|par[aá]metros?|propiedad|propiedades|variables?|eventos?|comandos?|endpoints?|prefijos?"
+	en: "functions?|methods?|options?|attributes?|headers?|fields?|parameters?|params?|properties|property|variables?|flags?|endpoints?|events?|notifications?|commands?|settings?|prefix(?:es)?",
+	es: "funci[oó]n|funciones|m[eé]todos?|opci[oó]n|opciones|atributos?|cabeceras?|campos?|par[aá]metros?|propiedad|propiedades|variables?|eventos?|notificaci[oó]n|notificaciones|comandos?|endpoints?|prefijos?"
 };
 
 const CODE_NOUN_WORD: Record<Locale, RegExp> = {
@@ -107,10 +107,14 @@ const CURRENCY_SIGNS = "[$€£¥]";
 
 /**
  * A name written as code: camelCase ("getCookies"), snake_case or a prefix ("cbk_live_"), a call
- * ("enable()"), a hyphenated or slashed name ("Retry-After", "data-chatbot", "tools/list"), a path
- * ("/mcp") or a flag ("--verbose"). Each alternative is a fixed run of classes, no quantifier at all.
+ * ("enable()"), a hyphenated name with a capital after the hyphen ("Retry-After"), a slashed name
+ * ("tools/list"), a path ("/mcp") or a flag ("--verbose"). A hyphen between lower-case words is an
+ * English compound as often as a name ("in-progress", "previously-issued" beside "data-chatbot"),
+ * and counting it let "Which notification cancels a request?" rank an introduction saying
+ * "in-progress requests" level with the passage naming notifications/cancelled. Each alternative
+ * is a fixed run of classes, no quantifier at all.
  */
-const IDENTIFIER = /\p{Ll}\p{Lu}|[\p{L}\p{N}]_|_[\p{L}\p{N}]|\p{L}\(|\p{L}[-/]\p{L}|(?:^|\s)\/\p{L}|--\p{L}/u;
+const IDENTIFIER = /\p{Ll}\p{Lu}|[\p{L}\p{N}]_|_[\p{L}\p{N}]|\p{L}\(|\p{L}-\p{Lu}|\p{L}\/\p{L}|(?:^|\s)\/\p{L}|--\p{L}/u;
 
 const HOLDS_CLOCK = /\b\p{N}{1,2}[:.h]\p{N}{2}\b|\b\p{N}{1,2}\s?(?:am|pm|a\.m\.|p\.m\.)/iu;
 /**

@@ -42,6 +42,8 @@ describe("expected answer type", () => {
 		["What is the maximum file size?", "en", "number"],
 		["Which attribute names the chatbot?", "en", "identifier"],
 		["Which request header carries the key?", "en", "identifier"],
+		["Which notification cancels a request in progress?", "en", "identifier"],
+		["¿Qué notificación cancela una petición?", "es", "identifier"],
 		["Which plan does a new account start on?", "en", undefined],
 		["Should the agent open the claim link itself?", "en", "polar"],
 		["And can I get the key back later?", "en", "polar"],
@@ -98,6 +100,9 @@ describe("expected answer type", () => {
 			expect(holdsAnswerType(code, "identifier", "en")).toBe(true);
 		}
 		expect(holdsAnswerType("The widget shows the chatbot's name.", "identifier", "en")).toBe(false);
+		// A hyphen between lower-case words makes an English compound, not a name in code.
+		expect(holdsAnswerType("Either side can cancel an in-progress or previously-issued request.", "identifier", "en")).toBe(false);
+		expect(holdsAnswerType("It sends a notifications/cancelled notification.", "identifier", "en")).toBe(true);
 		for (const says of ["Hand it over; do not open it yourself.", "There is no OCR.", "It is shown only once.", "It can't be undone.", "Every request must carry it.", "Four spaces of indentation is too many."]) {
 			expect(holdsAnswerType(says, "polar", "en")).toBe(true);
 		}
