@@ -120,7 +120,7 @@ export function weighEvidence({ question, locale, hits, history = [], related, r
 	// in the next chunk are no rival, and would make a clear answer look contested.
 	const runnerUp = ranked[0] && ranked.find(s => s !== ranked[0] && !overlaps(s.passage, ranked[0].passage));
 	const features = scoring.features(ranked[0], runnerUp);
-	const best = ranked[0] && { ...ranked[0], passage: withoutLeadIn(ranked[0].passage, weighted.terms) };
+	const best = ranked[0] && { ...ranked[0], passage: withoutUnaskedLines(withoutLeadIn(ranked[0].passage, weighted.terms), weighted.terms) };
 	const second = best && complement(best, sorted, weighted.ownTerms);
 	const terms = new Set(weighted.terms.keys());
 	return { best, features, probability: terms.size === 0 ? 0 : answerProbability(features, model?.decision), ranked, candidates: sorted, terms, ...(second ? { second } : {}) };
@@ -175,6 +175,37 @@ function withoutLeadIn(passage: Passage, questionTerms: ReadonlyMap<string, numb
 	while (start < passage.parts.length - 1 && !passage.partTerms[start].some(term => questionTerms.has(term))) start++;
 	if (start === 0) return passage;
 	return { ...passage, parts: passage.parts.slice(start), partTerms: passage.partTerms.slice(start), lineBreaks: [false, ...passage.lineBreaks.slice(start + 1)] };
+}
+
+/**
+ * A run of short lines of typed text, with no line announcing it, less the lines that hold none
+ * of the question's words or only some of those another line holds. The chunker keeps one paragraph per line, so three one-sentence
+ * paragraphs make a run like a list's items, and "How long are conversations kept?" was answered
+ * with all three ("Conversations are kept for a day…", "Keys expire after 90 days.", "An account
+ * may hold up to 5 API keys…"); "How many keys can an account hold?" needs only the third. A crawled page's or a file's run is a table or a list whose rows
+ * answer together (a header row holding the question's words above rows holding the values), and
+ * an announced list's items answer together: those stay whole.
+ */
+function withoutUnaskedLines(passage: Passage, questionTerms: ReadonlyMap<string, number>): Passage {
+	if (!passage.isList || passage.chunk.kind !== "text" || passage.parts[0]?.trimEnd().endsWith(":")) return passage;
+	const matched = passage.partTerms.map(terms => new Set(terms.filter(term => questionTerms.has(term))));
+	// A line whose question words another line holds along with more adds nothing to the answer.
+	const outdone = (i: number) => matched.some((other, j) => j !== i && other.size > matched[i].size && [...matched[i]].every(term => other.has(term)));
+	const asked = passage.parts.map((_, i) => i).filter(i => matched[i].size > 0 && !outdone(i));
+	if (asked.length === 0 || asked.length === passage.parts.length) return passage;
+	const parts = asked.map(i => passage.parts[i]);
+	const partTerms = asked.map(i => passage.partTerms[i]);
+	const sequence = partTerms.flat();
+	return {
+		...passage,
+		parts,
+		partTerms,
+		lineBreaks: asked.map((_, k) => k > 0),
+		terms: new Set(sequence),
+		sequence,
+		// One paragraph left is a paragraph, not a list to introduce with its heading.
+		isList: parts.length > 1
+	};
 }
 
 const SENTENCE_END = /[.!?…:;]["'”’)\]]*$/u;

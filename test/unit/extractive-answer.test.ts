@@ -345,6 +345,23 @@ describe("passages beyond one span", () => {
 		expect(evidence.second).toBeUndefined();
 	});
 
+	test("one-sentence paragraphs of typed text answer with the paragraphs holding the question's words, not all three", () => {
+		const limits = ["Limits", "", "Conversations are kept for a day after their last message.", "", "Keys expire after 90 days.", "", "An account may hold up to 5 API keys or tokens at once."].join("\n");
+		const ask = (kind: "text" | "url", question: string) => {
+			const source: ChunkSource = { chatbotId: "bot", sourceId: "limits", kind, title: "Limits", text: limits, ...(kind === "url" ? { url: "https://acme.test/limits" } : {}) };
+			const hits = chunkSources([source]).map((c, i) => ({ chunk: c, score: 1 / (i + 1) }));
+			return extractiveAnswer({ question, locale: "en", hits, ...lexiconFor("en") });
+		};
+		// The chunker keeps one paragraph per line: the three are a run of short lines, like a list's items.
+		expect(ask("text", "How long are conversations kept?").text).toBe("Conversations are kept for a day after their last message.");
+		// A line whose question words another line holds along with more is left out too.
+		expect(ask("text", "How many keys can an account hold?").text).toBe("An account may hold up to 5 API keys or tokens at once.");
+		// Both lines name keys; which one answers is not known from the words.
+		expect(ask("text", "How long does a key last?").text).toBe("Limits:\nKeys expire after 90 days.\nAn account may hold up to 5 API keys or tokens at once.");
+		// A crawled page's run is a list or a table whose rows answer together: it stays whole.
+		expect(ask("url", "How long are conversations kept?").text.split("\n")).toHaveLength(4);
+	});
+
 	test("how long a thing may be is a size, not a duration: the sentence giving the size answers", () => {
 		const limits = page("limits", "Limits", "A question may hold up to 2000 characters. Longer questions are refused with 422.\n\nConversations are kept for a day after the last message.");
 		const hits = chunkSources([limits]).map((c, i) => ({ chunk: c, score: 1 / (i + 1) }));
