@@ -15,9 +15,10 @@
  * score is a weighted sum of them, with weights fitted on the development set of the answer
  * benchmark (calibration.ts `RANKER`).
  */
-import { analyze, Locale } from "../text/tokenize";
+import type { Locale } from "../text/tokenize";
 import { AnswerType, countsTheThing, holdsAnswerType, RANKING_ONLY } from "./answer-type";
 import { RANKER } from "./calibration";
+import { analyzedChunk } from "./chunk-analysis";
 import type { WeightedQuestion } from "./follow-up";
 import type { Passage } from "./passages";
 
@@ -171,7 +172,14 @@ function sharedPrefix(a: string, b: string): number {
  */
 export function formRelatedness(a: string, b: string): number {
 	if (a === b) return 1;
-	if (/\p{N}/u.test(a) || /\p{N}/u.test(b)) return 0;
+	if (HAS_DIGIT.test(a) || HAS_DIGIT.test(b)) return 0;
+	return lettersRelatedness(a, b);
+}
+
+const HAS_DIGIT = /\p{N}/u;
+
+/** `formRelatedness` of two different terms already known to hold no digit (figures are never forms of each other). */
+function lettersRelatedness(a: string, b: string): number {
 	const shared = sharedPrefix(a, b);
 	if (shared >= MIN_SHARED_PREFIX && shared >= 0.75 * Math.min(a.length, b.length)) return PREFIX_RELATEDNESS;
 	const [short, long] = a.length <= b.length ? [a, b] : [b, a];
@@ -180,7 +188,7 @@ export function formRelatedness(a: string, b: string): number {
 }
 
 /** IDF-like rarity of each question term among the retrieved chunks. */
-function termWeights(question: WeightedQuestion, chunkTerms: ReadonlyMap<string, Set<string>>): TermWeight[] {
+function termWeights(question: WeightedQuestion, chunkTerms: ReadonlyMap<string, ReadonlySet<string>>): TermWeight[] {
 	const n = Math.max(1, chunkTerms.size);
 	const own = new Set(question.ownTerms);
 	return [...question.terms].map(([term, weight]) => {
@@ -197,12 +205,16 @@ function termWeights(question: WeightedQuestion, chunkTerms: ReadonlyMap<string,
  */
 function relatedTerms(weights: readonly TermWeight[], vocabulary: ReadonlySet<string>, phrases: WeightedQuestion["phrases"], related?: RelatednessFn): Map<string, Map<string, number>> {
 	const out = new Map<string, Map<string, number>>();
+	// Which words hold a figure is read once per word, not once per pair.
+	const lettersOnly = new Set([...vocabulary].filter(word => !HAS_DIGIT.test(word)));
 	for (const { term } of weights) {
 		const keys = related ? phrases.filter(phrase => phrase.term === term).map(phrase => phrase.key) : [];
 		const found = new Map<string, number>();
+		const termLettersOnly = !HAS_DIGIT.test(term);
 		for (const candidate of vocabulary) {
 			if (candidate === term) continue;
-			let r = Math.max(formRelatedness(term, candidate), related ? related(term, candidate) : 0);
+			const form = termLettersOnly && lettersOnly.has(candidate) ? lettersRelatedness(term, candidate) : 0;
+			let r = Math.max(form, related ? related(term, candidate) : 0);
 			for (const key of keys) r = Math.max(r, (related as RelatednessFn)(key, candidate));
 			if (r > 0) found.set(candidate, r);
 		}
@@ -240,7 +252,8 @@ function proximity(sequence: readonly string[], matched: ReadonlySet<string>): n
 
 function linear(weights: Readonly<Record<string, number>>, features: Readonly<Record<string, number>>): number {
 	let z = weights.intercept ?? 0;
-	for (const [name, value] of Object.entries(features)) z += (weights[name] ?? 0) * value;
+	// A plain key loop: this runs once per candidate passage, and Object.entries allocated on each.
+	for (const name in features) z += (weights[name] ?? 0) * features[name];
 	return z;
 }
 
@@ -282,18 +295,19 @@ function missingName(question: WeightedQuestion, unsaid: ReadonlySet<string>, un
 export function scorePassages(question: WeightedQuestion, passages: readonly Passage[], locale: Locale, options: ScoringOptions = {}): Scoring {
 	const { related, rank, expects, ranker = RANKER } = options;
 	// Terms of each chunk (heading included) and of its heading and title, read once per chunk.
-	const chunkTerms = new Map<string, Set<string>>();
-	const contexts = new Map<string, Set<string>>();
+	const chunkTerms = new Map<string, ReadonlySet<string>>();
+	const contexts = new Map<string, ReadonlySet<string>>();
 	for (const p of passages) {
 		if (chunkTerms.has(p.chunk.id)) continue;
-		const context = new Set(analyze(`${p.chunk.heading ?? ""}\n${p.chunk.title}`, locale));
+		const { terms, context } = analyzedChunk(p.chunk, locale);
 		contexts.set(p.chunk.id, context);
-		chunkTerms.set(p.chunk.id, new Set([...analyze(p.chunk.text, locale), ...analyze(p.chunk.heading ?? "", locale)]));
+		chunkTerms.set(p.chunk.id, terms);
 	}
 	const weights = termWeights(question, chunkTerms);
 	const vocabulary = new Set<string>();
 	for (const p of passages) for (const term of p.terms) vocabulary.add(term);
 	const relatedByTerm = relatedTerms(weights, vocabulary, question.phrases, related);
+	const vocabularyOrder = new Map([...vocabulary].map((word, i) => [word, i]));
 	const ownWeights = weights.filter(w => w.own);
 	const ownTotal = ownWeights.reduce((sum, w) => sum + w.weight, 0) || 1;
 	const contextWeights = weights.filter(w => !w.own);
@@ -349,16 +363,30 @@ export function scorePassages(question: WeightedQuestion, passages: readonly Pas
 	};
 
 	const scored = passages.map((p): ScoredPassage => {
-		const context = contexts.get(p.chunk.id) as Set<string>;
+		const context = contexts.get(p.chunk.id) as ReadonlySet<string>;
 		const credit = (term: string): Credit => {
 			if (p.terms.has(term)) return { exact: 1, heading: 0, related: 0, via: term };
 			if (context.has(term)) return { exact: 0, heading: 1, related: 0 };
+			const relatedWords = relatedByTerm.get(term);
+			if (!relatedWords || relatedWords.size === 0) return { exact: 0, heading: 0, related: 0 };
 			let best = 0;
 			let via: string | undefined;
-			for (const [candidate, r] of relatedByTerm.get(term) ?? []) {
-				if (r > best && p.terms.has(candidate)) {
-					best = r;
-					via = candidate;
+			if (relatedWords.size <= p.terms.size) {
+				for (const [candidate, r] of relatedWords) {
+					if (r > best && p.terms.has(candidate)) {
+						best = r;
+						via = candidate;
+					}
+				}
+			} else {
+				// Fewer words in the passage than related to the term: look each up, keeping the
+				// vocabulary's order among equals as the loop above does.
+				for (const word of p.terms) {
+					const r = relatedWords.get(word);
+					if (r !== undefined && (r > best || (r === best && via !== undefined && (vocabularyOrder.get(word) as number) < (vocabularyOrder.get(via) as number)))) {
+						best = r;
+						via = word;
+					}
 				}
 			}
 			return { exact: 0, heading: 0, related: best, via };

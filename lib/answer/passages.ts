@@ -14,7 +14,8 @@
  */
 import { Chunk, HEADING_JOINER } from "../retrieval/chunker";
 import type { SearchHit } from "../retrieval/vector-index";
-import { analyze, Locale, splitSentences } from "../text/tokenize";
+import { analyze, Locale } from "../text/tokenize";
+import { analyzedChunk, Unit } from "./chunk-analysis";
 
 /** Longest span of adjacent sentences considered as one answer. */
 export const MAX_SPAN_UNITS = 3;
@@ -52,18 +53,8 @@ export interface Passage {
 	following?: string;
 }
 
-interface Unit {
-	text: string;
-	line: number;
-	terms: string[];
-}
-
-function unitsOf(chunk: Chunk, locale: Locale): Unit[] {
-	const units: Unit[] = [];
-	chunk.text.split("\n").forEach((line, lineIndex) => {
-		for (const sentence of splitSentences(line)) units.push({ text: sentence, line: lineIndex, terms: analyze(sentence, locale) });
-	});
-	return units;
+function unitsOf(chunk: Chunk, locale: Locale): readonly Unit[] {
+	return analyzedChunk(chunk, locale).units;
 }
 
 function passage(hit: SearchHit, hitRank: number, units: Unit[], isList: boolean, next?: Unit): Passage {

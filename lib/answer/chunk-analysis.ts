@@ -1,0 +1,60 @@
+/**
+ * What answering reads of a retrieved chunk, analysed once and kept for the chunks read most
+ * recently: its sentences line by line with their terms, every term of its text and heading, and
+ * the terms of its heading and page title. The same chunks come back question after question on
+ * one chatbot, and analysing their text was about 40 % of an answer's time in a CPU profile over
+ * the development questions of the answer benchmark.
+ */
+import { RecentMap } from "../cache/recent-map";
+import type { Chunk } from "../retrieval/chunker";
+import { analyze, Locale, splitSentences } from "../text/tokenize";
+
+/** One sentence of a chunk, with the line it stands on. */
+export interface Unit {
+	text: string;
+	line: number;
+	terms: string[];
+}
+
+export interface ChunkAnalysis {
+	units: readonly Unit[];
+	/** Terms of the text and of the heading. */
+	terms: ReadonlySet<string>;
+	/** Terms of the heading and of the page title: the context a passage carries. */
+	context: ReadonlySet<string>;
+}
+
+/** Chunks kept analysed: a few chatbots' worth of retrieved chunks (16 per question), a few megabytes. */
+const CACHED_CHUNKS = 1024;
+
+interface Entry {
+	text: string;
+	heading?: string;
+	title: string;
+	analysis: ChunkAnalysis;
+}
+
+const cache = new RecentMap<string, Entry>(CACHED_CHUNKS);
+
+function analyzeChunk(chunk: Chunk, locale: Locale): ChunkAnalysis {
+	const units: Unit[] = [];
+	chunk.text.split("\n").forEach((line, lineIndex) => {
+		for (const sentence of splitSentences(line)) units.push({ text: sentence, line: lineIndex, terms: analyze(sentence, locale) });
+	});
+	return {
+		units,
+		terms: new Set([...analyze(chunk.text, locale), ...analyze(chunk.heading ?? "", locale)]),
+		context: new Set(analyze(`${chunk.heading ?? ""}\n${chunk.title}`, locale))
+	};
+}
+
+/** The chunk's analysis, from the cache when its text, heading and title are those analysed. */
+export function analyzedChunk(chunk: Chunk, locale: Locale): ChunkAnalysis {
+	const key = `${locale}\u0000${chunk.id}`;
+	const entry = cache.get(key);
+	// Chunk ids are positions in a source (chunker.ts), so a retrained source's chunk keeps its id with new text.
+	if (entry && entry.text === chunk.text && entry.heading === chunk.heading && entry.title === chunk.title) return entry.analysis;
+	const analysis = analyzeChunk(chunk, locale);
+	cache.set(key, { text: chunk.text, heading: chunk.heading, title: chunk.title, analysis });
+	return analysis;
+}
