@@ -43,7 +43,8 @@ function analyzeChunk(chunk: Chunk, locale: Locale): ChunkAnalysis {
 	});
 	return {
 		units,
-		terms: new Set([...analyze(chunk.text, locale), ...analyze(chunk.heading ?? "", locale)]),
+		// Terms never span a line or a sentence break (both fall on white space), so the text's terms are its sentences'.
+		terms: new Set([...units.flatMap(unit => unit.terms), ...analyze(chunk.heading ?? "", locale)]),
 		context: new Set(analyze(`${chunk.heading ?? ""}\n${chunk.title}`, locale))
 	};
 }

@@ -1,4 +1,5 @@
 import { analyzedChunk } from "../../lib/answer/chunk-analysis";
+import { analyze } from "../../lib/text/tokenize";
 import type { Chunk } from "../../lib/retrieval/chunker";
 
 function chunk(id: string, text: string, heading?: string): Chunk {
@@ -16,6 +17,13 @@ describe("analysed chunks", () => {
 		expect(analysis.terms.has("warranti")).toBe(true);
 		expect(analysis.terms.has("descal")).toBe(true);
 		expect([...analysis.context].sort()).toEqual(["guid", "kettl", "warranti"]);
+	});
+
+	test("a chunk's terms, read sentence by sentence, are those of its whole text", () => {
+		const text = "Use %j for JSON. e.g. maxRetries sets it.\nLa sesión dura 72 horas; Retry-After vale 1.5 s. Ver node.js v2.0.\n  Ünïcödé “quotes” and it’s fine.";
+		for (const locale of ["en", "es"] as const) {
+			expect([...analyzedChunk(chunk(`e-${locale}`, text), locale).terms].sort()).toEqual([...new Set(analyze(text, locale))].sort());
+		}
 	});
 
 	test("the same chunk asked about again is not analysed again", () => {
