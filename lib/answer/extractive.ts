@@ -24,7 +24,7 @@ import { AnswerEvent, Citation, uniqueCitations } from "./events";
 import { DecisionFeatures, RelatednessFn, ScoredPassage, scorePassages } from "./evidence";
 import { weightedQuestion } from "./follow-up";
 import { answerMessages } from "./messages";
-import { Passage, passagesOf, renderPassage } from "./passages";
+import { isLeadIn, Passage, passagesOf, renderPassage } from "./passages";
 import { asksWhere, onlyPoints } from "./pointers";
 import { parseQuestion } from "./question";
 
@@ -178,16 +178,17 @@ function withoutLeadIn(passage: Passage, questionTerms: ReadonlyMap<string, numb
 }
 
 /**
- * A run of short lines of typed text, with no line announcing it, less the lines that hold none
- * of the question's words or only some of those another line holds. The chunker keeps one paragraph per line, so three one-sentence
- * paragraphs make a run like a list's items, and "How long are conversations kept?" was answered
- * with all three ("Conversations are kept for a day…", "Keys expire after 90 days.", "An account
- * may hold up to 5 API keys…"); "How many keys can an account hold?" needs only the third. A crawled page's or a file's run is a table or a list whose rows
- * answer together (a header row holding the question's words above rows holding the values), and
- * an announced list's items answer together: those stay whole.
+ * A run of short lines of typed text that no line announces, less the lines holding none of the
+ * question's words or only some of those another line holds. The chunker keeps one paragraph per
+ * line, so three one-sentence paragraphs make a run like a list's items: "How long are
+ * conversations kept?" was answered with all three ("Conversations are kept for a day…", "Keys
+ * expire after 90 days.", "An account may hold up to 5 API keys…"), and "How many keys can an
+ * account hold?" needs only the third. A crawled page's or a file's run is a table or a list whose
+ * rows answer together (a header row holding the question's words above rows holding the values),
+ * and an announced list's items answer together: those stay whole.
  */
 function withoutUnaskedLines(passage: Passage, questionTerms: ReadonlyMap<string, number>): Passage {
-	if (!passage.isList || passage.chunk.kind !== "text" || passage.parts[0]?.trimEnd().endsWith(":")) return passage;
+	if (!passage.isList || passage.chunk.kind !== "text" || isLeadIn(passage.parts[0] ?? "")) return passage;
 	const matched = passage.partTerms.map(terms => new Set(terms.filter(term => questionTerms.has(term))));
 	// A line whose question words another line holds along with more adds nothing to the answer.
 	const outdone = (i: number) => matched.some((other, j) => j !== i && other.size > matched[i].size && [...matched[i]].every(term => other.has(term)));

@@ -92,7 +92,12 @@ function isRow(line: readonly Unit[]): boolean {
 
 /** A line that announces what follows ("The widget reports two events:"). */
 function announces(line: readonly Unit[]): boolean {
-	return LEAD_IN.test(line[line.length - 1].text);
+	return isLeadIn(line[line.length - 1].text);
+}
+
+/** Whether a sentence announces what follows it ("Connecting through a proxy is possible by:"). */
+export function isLeadIn(sentence: string): boolean {
+	return LEAD_IN.test(sentence);
 }
 
 /** Runs of at least `MIN_LIST_ITEMS` rows, with a lead-in line ending in ":" if one precedes. */
