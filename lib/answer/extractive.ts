@@ -19,10 +19,11 @@
 import type { Chunk } from "../retrieval/chunker";
 import type { SearchHit } from "../retrieval/vector-index";
 import type { Locale } from "../text/tokenize";
+import { holdsAnswerType, RANKING_ONLY } from "./answer-type";
 import { answerProbability, ANSWER_THRESHOLD } from "./calibration";
 import { AnswerEvent, Citation, uniqueCitations } from "./events";
 import { DecisionFeatures, RelatednessFn, ScoredPassage, scorePassages } from "./evidence";
-import { weightedQuestion } from "./follow-up";
+import { WeightedQuestion, weightedQuestion } from "./follow-up";
 import { answerMessages } from "./messages";
 import { isLeadIn, Passage, passagesOf, renderPassage } from "./passages";
 import { asksWhere, onlyPoints } from "./pointers";
@@ -120,7 +121,7 @@ export function weighEvidence({ question, locale, hits, history = [], related, r
 	// in the next chunk are no rival, and would make a clear answer look contested.
 	const runnerUp = ranked[0] && ranked.find(s => s !== ranked[0] && !overlaps(s.passage, ranked[0].passage));
 	const features = scoring.features(ranked[0], runnerUp);
-	const best = ranked[0] && { ...ranked[0], passage: withoutUnaskedLines(withoutLeadIn(ranked[0].passage, weighted.terms), weighted.terms) };
+	const best = ranked[0] && { ...ranked[0], passage: withoutUnaskedLines(withoutLeadIn(ranked[0].passage, weighted.terms), weighted, locale) };
 	const second = best && complement(best, sorted, weighted.ownTerms);
 	const terms = new Set(weighted.terms.keys());
 	return { best, features, probability: terms.size === 0 ? 0 : answerProbability(features, model?.decision), ranked, candidates: sorted, terms, ...(second ? { second } : {}) };
@@ -179,7 +180,8 @@ function withoutLeadIn(passage: Passage, questionTerms: ReadonlyMap<string, numb
 
 /**
  * A run of short lines of typed text that no line announces, less the lines holding none of the
- * question's words or only some of those another line holds. The chunker keeps one paragraph per
+ * question's words, only some of those another line holds, or not the kind of value asked for
+ * when another line holds it. The chunker keeps one paragraph per
  * line, so three one-sentence paragraphs make a run like a list's items: "How long are
  * conversations kept?" was answered with all three ("Conversations are kept for a day…", "Keys
  * expire after 90 days.", "An account may hold up to 5 API keys…"), and "How many keys can an
@@ -187,12 +189,16 @@ function withoutLeadIn(passage: Passage, questionTerms: ReadonlyMap<string, numb
  * rows answer together (a header row holding the question's words above rows holding the values),
  * and an announced list's items answer together: those stay whole.
  */
-function withoutUnaskedLines(passage: Passage, questionTerms: ReadonlyMap<string, number>): Passage {
+function withoutUnaskedLines(passage: Passage, question: WeightedQuestion, locale: Locale): Passage {
 	if (!passage.isList || passage.chunk.kind !== "text" || isLeadIn(passage.parts[0] ?? "")) return passage;
-	const matched = passage.partTerms.map(terms => new Set(terms.filter(term => questionTerms.has(term))));
+	const matched = passage.partTerms.map(terms => new Set(terms.filter(term => question.terms.has(term))));
 	// A line whose question words another line holds along with more adds nothing to the answer.
 	const outdone = (i: number) => matched.some((other, j) => j !== i && other.size > matched[i].size && [...matched[i]].every(term => other.has(term)));
-	const asked = passage.parts.map((_, i) => i).filter(i => matched[i].size > 0 && !outdone(i));
+	const withWords = passage.parts.map((_, i) => i).filter(i => matched[i].size > 0 && !outdone(i));
+	// Nor does one without the kind of value asked for, when another holds it ("90 days" for "how long").
+	const { expects } = question;
+	const valued = expects && !RANKING_ONLY.has(expects) ? withWords.filter(i => holdsAnswerType(passage.parts[i], expects, locale, question.numerals, question.counted)) : [];
+	const asked = valued.length > 0 ? valued : withWords;
 	if (asked.length === 0 || asked.length === passage.parts.length) return passage;
 	const parts = asked.map(i => passage.parts[i]);
 	const partTerms = asked.map(i => passage.partTerms[i]);

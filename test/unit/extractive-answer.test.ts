@@ -345,7 +345,7 @@ describe("passages beyond one span", () => {
 		expect(evidence.second).toBeUndefined();
 	});
 
-	test("one-sentence paragraphs of typed text answer with the paragraphs holding the question's words, not all three", () => {
+	test("one-sentence paragraphs of typed text answer with the paragraphs holding the question's words (and the value asked for), not all three", () => {
 		const limits = ["Limits", "", "Conversations are kept for a day after their last message.", "", "Keys expire after 90 days.", "", "An account may hold up to 5 API keys or tokens at once."].join("\n");
 		const ask = (kind: "text" | "url", question: string) => {
 			const source: ChunkSource = { chatbotId: "bot", sourceId: "limits", kind, title: "Limits", text: limits, ...(kind === "url" ? { url: "https://acme.test/limits" } : {}) };
@@ -360,6 +360,10 @@ describe("passages beyond one span", () => {
 		expect(ask("text", "How long does a key last?").text).toBe("Limits:\nKeys expire after 90 days.\nAn account may hold up to 5 API keys or tokens at once.");
 		// A crawled page's run is a list or a table whose rows answer together: it stays whole.
 		expect(ask("url", "How long are conversations kept?").text.split("\n")).toHaveLength(4);
+		// Among lines holding the same words, those with the kind of value asked for.
+		const keys = typedText("keys", "Keys", ["Keys", "", "Keys expire after 90 days.", "", "Keys start with cbk_live_ and 32 letters.", "", "Each account may hold 5 keys."].join("\n"));
+		const keyHits = chunkSources([keys]).map((c, i) => ({ chunk: c, score: 1 / (i + 1) }));
+		expect(extractiveAnswer({ question: "How long does a key last?", locale: "en", hits: keyHits, ...lexiconFor("en") }).text).toBe("Keys expire after 90 days.");
 	});
 
 	test("how long a thing may be is a size, not a duration: the sentence giving the size answers", () => {
