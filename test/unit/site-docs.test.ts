@@ -129,6 +129,19 @@ describe("the documentation catalog", () => {
 		expect(checked).toBeGreaterThan(150);
 	});
 
+	test("no page renders a numbered list that does not start at 1: a figure wrapped to the start of a line inside a list item", () => {
+		// marked opens a list at "140. The…" continuing a list item's paragraph, where CommonMark would not.
+		const strays: string[] = [];
+		for (const locale of LOCALES) {
+			for (const { doc } of catalog.list(locale)) {
+				const { html } = renderMarkdown(markdownSource(doc, BASE));
+				for (const match of html.matchAll(/<ol start="(\d+)"/g)) if (match[1] !== "1") strays.push(`${locale}:${doc.file}: list starting at ${match[1]}`);
+			}
+		}
+		expect(strays).toEqual([]);
+		expect(renderMarkdown("- five-fold cross-validation 139 against\n  140. The linear ranker").html).toContain('<ol start="140"');
+	});
+
 	test("the link checker itself catches broken pages, anchors and relative links", () => {
 		expect(linkProblem(`${BASE}/docs/reference/errors#expired`, BASE, catalog)).toBeUndefined();
 		expect(linkProblem(`${BASE}/docs/reference/errors#no-such-code`, BASE, catalog)).toMatch(/no heading/);
