@@ -175,17 +175,31 @@ function withoutLeadIn(passage: Passage, questionTerms: ReadonlyMap<string, numb
 	let start = 0;
 	while (start < passage.parts.length - 1 && !passage.partTerms[start].some(term => questionTerms.has(term))) start++;
 	if (start === 0) return passage;
-	return { ...passage, parts: passage.parts.slice(start), partTerms: passage.partTerms.slice(start), lineBreaks: [false, ...passage.lineBreaks.slice(start + 1)] };
+	return withParts(passage, passage.parts.map((_, i) => i).slice(start));
+}
+
+/** The passage with only the parts at `kept` (ascending indexes), its terms read from those; a single part left is no list. */
+function withParts(passage: Passage, kept: readonly number[]): Passage {
+	const partTerms = kept.map(i => passage.partTerms[i]);
+	const sequence = partTerms.flat();
+	return {
+		...passage,
+		parts: kept.map(i => passage.parts[i]),
+		partTerms,
+		lineBreaks: kept.map((i, k) => k > 0 && passage.lineBreaks[i]),
+		terms: new Set(sequence),
+		sequence,
+		isList: passage.isList && kept.length > 1
+	};
 }
 
 /**
  * A run of short lines of typed text that no line announces, less the lines holding none of the
  * question's words, only some of those another line holds, or not the kind of value asked for
- * when another line holds it. The chunker keeps one paragraph per
- * line, so three one-sentence paragraphs make a run like a list's items: "How long are
- * conversations kept?" was answered with all three ("Conversations are kept for a day…", "Keys
- * expire after 90 days.", "An account may hold up to 5 API keys…"), and "How many keys can an
- * account hold?" needs only the third. A crawled page's or a file's run is a table or a list whose
+ * when another line holds it. The chunker keeps one paragraph per line, so three one-sentence
+ * paragraphs make a run like a list's items: "How long are conversations kept?" was answered with
+ * all three ("Conversations are kept for a day…", "Keys expire after 90 days.", "An account may
+ * hold up to 5 API keys…"), and "How many keys can an account hold?" needs only the third. A crawled page's or a file's run is a table or a list whose
  * rows answer together (a header row holding the question's words above rows holding the values),
  * and an announced list's items answer together: those stay whole.
  */
@@ -200,19 +214,8 @@ function withoutUnaskedLines(passage: Passage, question: WeightedQuestion, local
 	const valued = expects && !RANKING_ONLY.has(expects) ? withWords.filter(i => holdsAnswerType(passage.parts[i], expects, locale, question.numerals, question.counted)) : [];
 	const asked = valued.length > 0 ? valued : withWords;
 	if (asked.length === 0 || asked.length === passage.parts.length) return passage;
-	const parts = asked.map(i => passage.parts[i]);
-	const partTerms = asked.map(i => passage.partTerms[i]);
-	const sequence = partTerms.flat();
-	return {
-		...passage,
-		parts,
-		partTerms,
-		lineBreaks: asked.map((_, k) => k > 0),
-		terms: new Set(sequence),
-		sequence,
-		// One paragraph left is a paragraph, not a list to introduce with its heading.
-		isList: parts.length > 1
-	};
+	// One paragraph left is a paragraph, not a list to introduce with its heading (withParts).
+	return withParts(passage, asked);
 }
 
 const SENTENCE_END = /[.!?…:;]["'”’)\]]*$/u;
