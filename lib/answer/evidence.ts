@@ -116,9 +116,9 @@ export interface DecisionFeatures {
 	/**
 	 * 1 when the question expects a value (a price, a duration, a count, a number, a time of day,
 	 * a stated default) and the best passage holds none. A code name ("which header…") and a "not"
-	 * in a yes/no answer are not counted here (`RANKING_ONLY`; the best passage's `lacksValue`): pages name a header in plain words
-	 * as often as in code ("the Authorization header"), and say yes by stating the fact, so their
-	 * absence only lowers a passage's rank.
+	 * in a yes/no answer are not counted here (`RANKING_ONLY`; the best passage's `lacksValue`):
+	 * pages name a header in plain words as often as in code ("the Authorization header"), and say
+	 * yes by stating the fact, so their absence only lowers a passage's rank.
 	 */
 	typeMissing: number;
 	/**
