@@ -39,6 +39,8 @@ const DERIVATION = 0.8;
 const PARTS = ["noun", "verb", "adj", "adv"] as const;
 type Part = (typeof PARTS)[number];
 const WORD = /^[a-z]{3,}$/;
+/** The verb of a phrasal verb may be shorter than a word read alone: "go up", "go on". */
+const VERB = /^[a-z]{2,}$/;
 
 /** A lexical pointer: source word number (1-based, 0 = all) → target synset offset, part and word number. */
 interface Pointer {
@@ -94,7 +96,7 @@ function degreesOf(adjective: string): string[] {
 /** The key of a WordNet lemma that is a verb and a particle ("leave_out" → "leav_out"), if it is one. */
 function phrasalKeyOf(lemma: string): string | undefined {
 	const [verb, particle, ...rest] = lemma.split("_");
-	if (rest.length > 0 || !particle || !PHRASAL_PARTICLES.has(particle) || !WORD.test(verb)) return undefined;
+	if (rest.length > 0 || !particle || !PHRASAL_PARTICLES.has(particle) || !VERB.test(verb)) return undefined;
 	return phrasalKey(verb, particle);
 }
 

@@ -66,6 +66,10 @@ describe("related words file", () => {
 		// The verb alone means something else.
 		expect(words?.relatedness(term("leave"), term("exclude"))).toBe(0);
 		expect(words?.relatedness(key, term("kettle"))).toBe(0);
+		// A verb of two letters makes phrasal verbs too: "Must the value go up each time?" meets "rise".
+		expect(phrasalVerbs("Must the value go up each time?")).toEqual([{ term: term("go"), key: phrasalKey("go", "up") }]);
+		expect(words?.relatedness(phrasalKey("go", "up") as string, term("rise"))).toBeGreaterThan(0.5);
+		expect(words?.relatedness(phrasalKey("go", "on") as string, term("continue"))).toBeGreaterThan(0.5);
 	});
 
 	test("refuses a file of another kind, and reads an absent file as none", () => {
