@@ -28,6 +28,7 @@ import { lexiconFor } from "../lib/answer/lexicon";
 import { questionQuery, RETRIEVE_LIMIT } from "../lib/answer/retrieval-query";
 import { extractiveAnswer as baselineAnswer } from "./answers/baseline-extractive";
 import { prng } from "../lib/random/prng";
+import { MAX_CHAT_MESSAGE_CHARS } from "../lib/chat/wire";
 import { printMarkdownTable, runStandalone } from "./table";
 
 export interface BenchRow {
@@ -115,6 +116,24 @@ function questions(chunks: Chunk[], count: number, seed: number): string[] {
 	});
 }
 
+/**
+ * The longest messages the chat API takes (`MAX_CHAT_MESSAGE_CHARS`): words of random chunks up to
+ * that length, some 300 distinct terms, where a question has a handful. Every term is weighed
+ * against every word of the retrieved passages, so these show how the answer's cost grows with a
+ * message's length.
+ */
+function longMessages(chunks: Chunk[], count: number, seed: number): string[] {
+	const random = prng(seed);
+	return Array.from({ length: count }, () => {
+		let message = "";
+		while (message.length < MAX_CHAT_MESSAGE_CHARS) {
+			const words = chunks[Math.floor(random() * chunks.length)].text.match(/[a-z]+/g) ?? [];
+			message += `${words.join(" ")} `;
+		}
+		return message.slice(0, MAX_CHAT_MESSAGE_CHARS);
+	});
+}
+
 /** The baseline: every chunk's sparse vector in an array, scanned in full for each query. */
 class BruteForce {
 	private readonly docs: SparseVector[] = [];
@@ -156,6 +175,8 @@ function elapsedMs(start: bigint): number {
 
 /** Whole questions timed per answerer, after 10 untimed ones (JIT and lazy loading). */
 const ANSWER_QUESTIONS = 1000;
+/** Longest messages timed per answerer (each takes tens of milliseconds). */
+const LONG_MESSAGES = 100;
 
 /** Times `work` on each question but the first 10; returns the times sorted, in ms. */
 async function timeEach(questionList: string[], work: (question: string) => Promise<void>): Promise<number[]> {
@@ -226,6 +247,15 @@ async function measureSize(size: number, queryCount: number, limit: number): Pro
 			const oldHits = await index.search("bench", await vectorizeQuery(question, { locale: "en" }), 8);
 			baselineAnswer({ question, locale: "en", hits: oldHits });
 		});
+		const longest = longMessages(chunks, LONG_MESSAGES + 10, 13);
+		const longTimes = await timeEach(longest, async message => {
+			const hits = await index.search("bench", { sparse: questionQuery(message, [], "en").sparse }, RETRIEVE_LIMIT);
+			extractiveAnswer({ question: message, locale: "en", hits, ...lexicon });
+		});
+		const oldLongTimes = await timeEach(longest, async message => {
+			const oldHits = await index.search("bench", await vectorizeQuery(message, { locale: "en" }), 8);
+			baselineAnswer({ question: message, locale: "en", hits: oldHits });
+		});
 		await index.close();
 		indexTimes.sort((a, b) => a - b);
 		bruteTimes.sort((a, b) => a - b);
@@ -236,7 +266,9 @@ async function measureSize(size: number, queryCount: number, limit: number): Pro
 			{ chunks: size, metric: "query p50", unit: "ms", value: percentile(indexTimes, 50), baseline: percentile(bruteTimes, 50), note: agreement },
 			{ chunks: size, metric: "query p95", unit: "ms", value: percentile(indexTimes, 95), baseline: percentile(bruteTimes, 95) },
 			{ chunks: size, metric: "question answered p50", unit: "ms", value: percentile(answerTimes, 50), baseline: percentile(oldAnswerTimes, 50), note: "query + search + extractive answer; baseline = answerer before issue 12" },
-			{ chunks: size, metric: "question answered p95", unit: "ms", value: percentile(answerTimes, 95), baseline: percentile(oldAnswerTimes, 95) }
+			{ chunks: size, metric: "question answered p95", unit: "ms", value: percentile(answerTimes, 95), baseline: percentile(oldAnswerTimes, 95) },
+			{ chunks: size, metric: `${MAX_CHAT_MESSAGE_CHARS.toLocaleString("en")}-character message answered p50`, unit: "ms", value: percentile(longTimes, 50), baseline: percentile(oldLongTimes, 50), note: "the longest message the chat API takes" },
+			{ chunks: size, metric: `${MAX_CHAT_MESSAGE_CHARS.toLocaleString("en")}-character message answered p95`, unit: "ms", value: percentile(longTimes, 95), baseline: percentile(oldLongTimes, 95) }
 		];
 	} finally {
 		fs.rmSync(dir, { recursive: true, force: true });

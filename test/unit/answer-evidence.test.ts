@@ -1,7 +1,7 @@
 import { expectedAnswerType, holdsAnswerType } from "../../lib/answer/answer-type";
 import { ANSWER_THRESHOLD, declinedByRule } from "../../lib/answer/calibration";
 import { extractiveAnswer, weighEvidence } from "../../lib/answer/extractive";
-import { formRelatedness } from "../../lib/answer/evidence";
+import { formRelatedness, MAX_RELATED_TERMS } from "../../lib/answer/evidence";
 import { lexiconFor } from "../../lib/answer/lexicon";
 import { parseQuestion } from "../../lib/answer/question";
 import { weightedQuestion } from "../../lib/answer/follow-up";
@@ -413,6 +413,30 @@ describe("word forms", () => {
 		expect(formRelatedness("reclam", "reclamacion")).toBeGreaterThan(0);
 		expect(formRelatedness("cost", "custom")).toBe(0);
 		expect(formRelatedness("10", "100")).toBe(0);
+	});
+});
+
+describe("long messages", () => {
+	test("related words are sought for the heaviest terms of a long message only, so its cost stays bounded", async () => {
+		// 60 made-up words, each on a line of the page and in the message, and a message of 2,000 characters.
+		const words = Array.from({ length: 60 }, (_, i) => `zorblax${String.fromCharCode(97 + (i % 26))}${String.fromCharCode(97 + Math.floor(i / 26))}`);
+		const text = words.map(word => `The ${word} setting is documented here.`).join("\n");
+		const message = `${words.join(" ")} `.repeat(10).slice(0, 2000);
+		const hits = await retrieve([page("settings", text)], message, "en");
+		// The terms whose related words were looked for.
+		const sought = new Set<string>();
+		const related = (term: string) => {
+			sought.add(term);
+			return 0;
+		};
+		const evidence = weighEvidence({ question: message, locale: "en", hits, related });
+		expect(evidence.terms.size).toBe(words.length);
+		expect(sought.size).toBe(MAX_RELATED_TERMS);
+		// A question of a few words is searched in full.
+		sought.clear();
+		const question = `Where is the ${words[0]} setting documented?`;
+		weighEvidence({ question, locale: "en", hits, related });
+		expect(sought).toEqual(new Set(analyze(question, "en")));
 	});
 });
 
