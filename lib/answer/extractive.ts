@@ -194,17 +194,21 @@ function withParts(passage: Passage, kept: readonly number[]): Passage {
 }
 
 /**
- * A run of short lines of typed text that no line announces, less the lines holding none of the
+ * A run of one-sentence paragraphs that no line announces, less the lines holding none of the
  * question's words, only some of those another line holds, or not the kind of value asked for
  * when another line holds it. The chunker keeps one paragraph per line, so three one-sentence
  * paragraphs make a run like a list's items: "How long are conversations kept?" was answered with
  * all three ("Conversations are kept for a day…", "Keys expire after 90 days.", "An account may
- * hold up to 5 API keys…"), and "How many keys can an account hold?" needs only the third. A crawled page's or a file's run is a table or a list whose
- * rows answer together (a header row holding the question's words above rows holding the values),
- * and an announced list's items answer together: those stay whole.
+ * hold up to 5 API keys…"), and "How many keys can an account hold?" needs only the third.
+ *
+ * Such runs are typed text's, and a file's whose lines are all whole sentences (a Word document's
+ * paragraphs: its lists and tables lose their markers in extraction, but table rows and most list
+ * items are no sentences). A crawled page's run is a table or a list whose rows answer together (a
+ * header row holding the question's words above rows holding the values), and an announced list's
+ * items answer together: those stay whole.
  */
 function withoutUnaskedLines(passage: Passage, question: WeightedQuestion, locale: Locale): Passage {
-	if (!passage.isList || passage.chunk.kind !== "text" || isLeadIn(passage.parts[0] ?? "")) return passage;
+	if (!passage.isList || !isParagraphRun(passage) || isLeadIn(passage.parts[0] ?? "")) return passage;
 	const matched = passage.partTerms.map(terms => new Set(terms.filter(term => question.terms.has(term))));
 	// A line whose question words another line holds along with more adds nothing to the answer.
 	const outdone = (i: number) => matched.some((other, j) => j !== i && other.size > matched[i].size && [...matched[i]].every(term => other.has(term)));
@@ -219,6 +223,14 @@ function withoutUnaskedLines(passage: Passage, question: WeightedQuestion, local
 }
 
 const SENTENCE_END = /[.!?…:;]["'”’)\]]*$/u;
+/** The end of a whole sentence: a statement, a question or an exclamation, not a lead-in. */
+const FULL_STOP = /[.!?…]["'”’)\]]*$/u;
+
+/** A run of short lines that are paragraphs rather than a list's items or a table's rows. */
+function isParagraphRun(passage: Passage): boolean {
+	const { kind } = passage.chunk;
+	return kind === "text" || (kind === "file" && passage.parts.every(part => FULL_STOP.test(part)));
+}
 
 /** Marks where parts of a passage too long to give whole were left out. */
 const OMITTED = "…";

@@ -10,6 +10,9 @@ import { GenerationIndex } from "../../lib/retrieval/embedded-generation";
 import { vectorizeChunks, vectorizeQuery } from "../../lib/retrieval/vectorize";
 import type { SearchHit } from "../../lib/retrieval/vector-index";
 import { analyze, Locale } from "../../lib/text/tokenize";
+import { word } from "../../lib/extract/parse-tasks";
+import * as fs from "node:fs";
+import * as path from "node:path";
 
 /** Retrieval as the chat service does it, in memory: chunk, vectorise, index, search. */
 async function retrieve(sources: ChunkSource[], question: string, locale: Locale, limit = 5): Promise<SearchHit[]> {
@@ -364,6 +367,21 @@ describe("passages beyond one span", () => {
 		const keys = typedText("keys", "Keys", ["Keys", "", "Keys expire after 90 days.", "", "Keys start with cbk_live_ and 32 letters.", "", "Each account may hold 5 keys."].join("\n"));
 		const keyHits = chunkSources([keys]).map((c, i) => ({ chunk: c, score: 1 / (i + 1) }));
 		expect(extractiveAnswer({ question: "How long does a key last?", locale: "en", hits: keyHits, ...lexiconFor("en") }).text).toBe("Keys expire after 90 days.");
+	});
+
+	test("a Word document's one-sentence paragraphs answer one at a time; a file's rows that are no sentences stay whole", async () => {
+		// The real DOCX fixture, read by the real extractor: its four paragraphs become a run of four lines.
+		const { text } = await word(new Uint8Array(fs.readFileSync(path.join(__dirname, "../fixtures/facts.docx"))));
+		const ask = (source: ChunkSource, question: string) => {
+			const hits = chunkSources([source]).map((c, i) => ({ chunk: c, score: 1 / (i + 1) }));
+			return extractiveAnswer({ question, locale: "en", hits, ...lexiconFor("en") });
+		};
+		const handbook: ChunkSource = { chatbotId: "bot", sourceId: "handbook", kind: "file", title: "facts.docx", fileName: "facts.docx", text };
+		expect(ask(handbook, "How long is the Zephyr-9 warranty?").text).toBe("The Zephyr-9 kettle warranty lasts 37 months from the date of purchase.");
+		expect(ask(handbook, "When is the help desk open?").text).toBe("Support: the Zephyr help desk in Tromsø answers on weekdays between 08:15 and 16:45.");
+		// Rows that are no sentences (a table's, a list's) are not read as paragraphs: they stay whole, as on a crawled page.
+		const prices: ChunkSource = { ...handbook, sourceId: "prices", fileName: "prices.docx", text: ["Kettle prices", "", "Zephyr-9 kettle 79 euros", "Aurora kettle 129 euros", "Zephyr-9 lid 14 euros"].join("\n") };
+		expect(ask(prices, "How much is the Aurora kettle?").text.split("\n")).toHaveLength(4);
 	});
 
 	test("how long a thing may be is a size, not a duration: the sentence giving the size answers", () => {
