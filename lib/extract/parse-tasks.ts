@@ -5,6 +5,7 @@
  */
 import { normalizeText } from "./plain-text";
 import { ExtractedText, readTextFile } from "./text-file";
+import { pageText, PlacedText } from "./pdf-layout";
 
 function withText(text: string, title: string | undefined, pages?: number): ExtractedText {
 	const cleanTitle = title?.trim();
@@ -16,7 +17,23 @@ export async function pdf(bytes: Uint8Array): Promise<ExtractedText> {
 	const { PDFParse } = await import("pdf-parse");
 	const parser = new PDFParse({ data: bytes });
 	try {
-		const result = await parser.getText();
+		// pdf-parse's own text has no paragraph breaks (pdf-layout.ts): the pages are read from the
+		// pdf.js document it loads (its `load`, private in its typings).
+		const document = await (parser as unknown as { load(): Promise<PdfDocument> }).load();
+		const pages: string[] = [];
+		for (let number = 1; number <= document.numPages; number++) {
+			const page = await document.getPage(number);
+			const viewport = page.getViewport({ scale: 1 });
+			const content = await page.getTextContent();
+			const placed: PlacedText[] = [];
+			for (const item of content.items) {
+				if (!("str" in item)) continue;
+				const [x, y] = viewport.convertToViewportPoint(item.transform[4], item.transform[5]);
+				placed.push({ str: item.str, x, y, width: item.width, height: item.height, hasEOL: item.hasEOL });
+			}
+			pages.push(pageText(placed));
+			page.cleanup();
+		}
 		let title: string | undefined;
 		try {
 			const value: unknown = (await parser.getInfo()).info?.Title;
@@ -24,11 +41,20 @@ export async function pdf(bytes: Uint8Array): Promise<ExtractedText> {
 		} catch {
 			// Metadata is optional; the text is what matters.
 		}
-		// Pages joined by a blank line, without pdf-parse's "-- n of m --" markers.
-		return withText(result.pages.map(page => page.text).join("\n\n"), title, result.total);
+		return withText(pages.join("\n\n"), title, document.numPages);
 	} finally {
 		await parser.destroy();
 	}
+}
+
+/** What is read of a pdf.js document: its pages' positioned text. */
+interface PdfDocument {
+	numPages: number;
+	getPage(number: number): Promise<{
+		getViewport(options: { scale: number }): { convertToViewportPoint(x: number, y: number): number[] };
+		getTextContent(): Promise<{ items: Array<{ str: string; transform: number[]; width: number; height: number; hasEOL: boolean } | { type: string }> }>;
+		cleanup(): void;
+	}>;
 }
 
 /** DOC and DOCX: body, footnotes and endnotes. */

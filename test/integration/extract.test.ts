@@ -38,6 +38,18 @@ describe("documents made by LibreOffice", () => {
 		expect(result.text.startsWith("Zephyr Appliances Customer Handbook")).toBe(true);
 	});
 
+	it.each([
+		["facts.pdf", PDF],
+		["facts.docx", DOCX],
+		["facts.doc", DOC]
+	])("%s keeps the paragraphs of the text it was made from", async (name, type) => {
+		// A PDF has lines, not paragraphs: its paragraphs are read from the space between lines (a
+		// wrapped sentence stays one paragraph over two lines).
+		const paragraphs = (text: string) => text.split("\n\n").map(paragraph => paragraph.replace(/\s+/g, " ").trim());
+		const source = fs.readFileSync(path.join(__dirname, "..", "fixtures", "source", "facts.txt"), "utf8");
+		expect(paragraphs((await extractText(fixture(name), type, name)).text)).toEqual(paragraphs(source));
+	});
+
 	it("reports the page count of a PDF", async () => {
 		expect((await extractText(fixture("facts.pdf"), PDF)).pages).toBe(1);
 	});

@@ -10,7 +10,7 @@ import { GenerationIndex } from "../../lib/retrieval/embedded-generation";
 import { vectorizeChunks, vectorizeQuery } from "../../lib/retrieval/vectorize";
 import type { SearchHit } from "../../lib/retrieval/vector-index";
 import { analyze, Locale } from "../../lib/text/tokenize";
-import { word } from "../../lib/extract/parse-tasks";
+import { pdf, word } from "../../lib/extract/parse-tasks";
 import * as fs from "node:fs";
 import * as path from "node:path";
 
@@ -369,19 +369,26 @@ describe("passages beyond one span", () => {
 		expect(extractiveAnswer({ question: "How long does a key last?", locale: "en", hits: keyHits, ...lexiconFor("en") }).text).toBe("Keys expire after 90 days.");
 	});
 
-	test("a Word document's one-sentence paragraphs answer one at a time; a file's rows that are no sentences stay whole", async () => {
-		// The real DOCX fixture, read by the real extractor: its four paragraphs become a run of four lines.
-		const { text } = await word(new Uint8Array(fs.readFileSync(path.join(__dirname, "../fixtures/facts.docx"))));
+	test.each([
+		["facts.docx", word],
+		["facts.doc", word],
+		["facts.pdf", pdf]
+	])("the one-sentence paragraphs of a real document (%s) answer one at a time", async (fileName, extract) => {
+		// The real fixture, read by the real extractor: its four paragraphs become a run of four lines.
+		const { text } = await extract(new Uint8Array(fs.readFileSync(path.join(__dirname, "../fixtures", fileName))));
 		const ask = (source: ChunkSource, question: string) => {
 			const hits = chunkSources([source]).map((c, i) => ({ chunk: c, score: 1 / (i + 1) }));
 			return extractiveAnswer({ question, locale: "en", hits, ...lexiconFor("en") });
 		};
-		const handbook: ChunkSource = { chatbotId: "bot", sourceId: "handbook", kind: "file", title: "facts.docx", fileName: "facts.docx", text };
+		const handbook: ChunkSource = { chatbotId: "bot", sourceId: "handbook", kind: "file", title: fileName, fileName, text };
 		expect(ask(handbook, "How long is the Zephyr-9 warranty?").text).toBe("The Zephyr-9 kettle warranty lasts 37 months from the date of purchase.");
 		expect(ask(handbook, "When is the help desk open?").text).toBe("Support: the Zephyr help desk in Tromsø answers on weekdays between 08:15 and 16:45.");
-		// Rows that are no sentences (a table's, a list's) are not read as paragraphs: they stay whole, as on a crawled page.
-		const prices: ChunkSource = { ...handbook, sourceId: "prices", fileName: "prices.docx", text: ["Kettle prices", "", "Zephyr-9 kettle 79 euros", "Aurora kettle 129 euros", "Zephyr-9 lid 14 euros"].join("\n") };
-		expect(ask(prices, "How much is the Aurora kettle?").text.split("\n")).toHaveLength(4);
+	});
+
+	test("a file's rows that are no sentences (a table's, a list's) are not read as paragraphs: they stay whole, as on a crawled page", () => {
+		const prices: ChunkSource = { chatbotId: "bot", sourceId: "prices", kind: "file", title: "prices.docx", fileName: "prices.docx", text: ["Kettle prices", "", "Zephyr-9 kettle 79 euros", "Aurora kettle 129 euros", "Zephyr-9 lid 14 euros"].join("\n") };
+		const hits = chunkSources([prices]).map((c, i) => ({ chunk: c, score: 1 / (i + 1) }));
+		expect(extractiveAnswer({ question: "How much is the Aurora kettle?", locale: "en", hits, ...lexiconFor("en") }).text.split("\n")).toHaveLength(4);
 	});
 
 	test("how long a thing may be is a size, not a duration: the sentence giving the size answers", () => {
