@@ -158,12 +158,17 @@ function isTitleLike(line: string): boolean {
  * Whether each line of a group stands alone instead of wrapping into the next: always in crawled
  * text (readable-text writes every paragraph on one line, and list items and table rows one per
  * line), and in other text when no line of the group ends a sentence (rows of a table, items of a
- * list without markers). Joining those would make one run-on "sentence" of a whole table.
+ * list without markers: joining those would make one run-on "sentence" of a whole table) or when
+ * every line does (text typed or pasted a paragraph per line, which no line wraps: joined, "When
+ * does the store open?" was answered with the whole text).
  */
 function linesStandAlone(lines: string[], oneBlockPerLine: boolean): boolean {
 	if (lines.some(line => SETEXT_UNDERLINE.test(line))) return false;
-	return oneBlockPerLine || (lines.length > 1 && !lines.some(line => ENDS_SENTENCE.test(line)));
+	return oneBlockPerLine || (lines.length > 1 && (!lines.some(line => ENDS_SENTENCE.test(line)) || lines.every(line => FULL_STOP.test(line))));
 }
+
+/** A line ending a whole sentence, or announcing what follows: not one that wraps on at a comma. */
+const FULL_STOP = /[.!?…:]["'”’)\]]*$/;
 
 /**
  * Reads one group of adjacent non-blank lines into heading and paragraph blocks. `guessHeadings`:

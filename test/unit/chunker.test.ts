@@ -97,6 +97,18 @@ describe("parseBlocks", () => {
 		expect(blocks).toEqual([{ type: "paragraph", text: "The warranty lasts 37 months and covers all parts of the kettle." }]);
 	});
 
+	test("lines that each end a sentence are paragraphs typed one per line; a line ending at a comma wraps into the next", () => {
+		const typed = "Our store opens at 9:00.\nReturns are accepted within 30 days.\nShipping is free above 50 euros!";
+		expect(parseBlocks(typed)).toEqual([
+			{ type: "paragraph", text: "Our store opens at 9:00." },
+			{ type: "paragraph", text: "Returns are accepted within 30 days." },
+			{ type: "paragraph", text: "Shipping is free above 50 euros!" }
+		]);
+		expect(parseBlocks("Returns are accepted within 30 days,\nprovided the item is unused.")).toEqual([
+			{ type: "paragraph", text: "Returns are accepted within 30 days, provided the item is unused." }
+		]);
+	});
+
 	test("strips inline markdown that would leak into answers", () => {
 		expect(parseBlocks("See **bold** and [the docs](https://x.test) and `code`.")).toEqual([
 			{ type: "paragraph", text: "See bold and the docs and code." }

@@ -367,6 +367,10 @@ describe("passages beyond one span", () => {
 		const keys = typedText("keys", "Keys", ["Keys", "", "Keys expire after 90 days.", "", "Keys start with cbk_live_ and 32 letters.", "", "Each account may hold 5 keys."].join("\n"));
 		const keyHits = chunkSources([keys]).map((c, i) => ({ chunk: c, score: 1 / (i + 1) }));
 		expect(extractiveAnswer({ question: "How long does a key last?", locale: "en", hits: keyHits, ...lexiconFor("en") }).text).toBe("Keys expire after 90 days.");
+		// Pasted a paragraph per line, with no blank line between them, the same.
+		const pasted = typedText("limits", "Limits", "Conversations are kept for a day after their last message.\nKeys expire after 90 days.\nAn account may hold up to 5 API keys or tokens at once.");
+		const pastedHits = chunkSources([pasted]).map((c, i) => ({ chunk: c, score: 1 / (i + 1) }));
+		expect(extractiveAnswer({ question: "How long are conversations kept?", locale: "en", hits: pastedHits, ...lexiconFor("en") }).text).toBe("Conversations are kept for a day after their last message.");
 	});
 
 	test.each([
