@@ -1,7 +1,9 @@
 /**
  * Crawls one site within a page budget: breadth first over same-origin links, seeded with the start
  * page and then the site's /sitemap.xml, one page at a time (polite to small sites, and a sandbox
- * budget is five pages anyway).
+ * budget is five pages anyway). Pages of the start page's section come first: a person who gives
+ * `/docs/guides/widget` wants the guides beside it, not the first links of the site's header
+ * (`/pricing`, `/blog`); among pages as close to it, the order links were found in.
  *
  * The budget counts pages crawled successfully. Failed pages are reported with their reason but do
  * not use up the budget, so one broken link does not cost a page of content; a separate cap on
@@ -59,7 +61,22 @@ async function sitemapUrls(origin: string, opts: CrawlSiteOptions): Promise<stri
 	}
 }
 
-/** Crawls `startUrl`'s site breadth first within `maxPages`, reporting each page's outcome. */
+/** The path segments of the folder a page is in: `/docs/guides/widget` → ["docs", "guides"]; `/docs/` → ["docs"]. */
+function sectionOf(url: string): string[] {
+	const segments = new URL(url).pathname.split("/");
+	// The last segment names the page itself (empty for a folder's own page, "/docs/").
+	return segments.slice(1, -1).filter(Boolean);
+}
+
+/** How many leading path segments of `url` are those of `section`. */
+function sharedSegments(url: string, section: readonly string[]): number {
+	const segments = new URL(url).pathname.split("/").slice(1);
+	let shared = 0;
+	while (shared < section.length && segments[shared] === section[shared]) shared++;
+	return shared;
+}
+
+/** Crawls `startUrl`'s site within `maxPages`, its section first, reporting each page's outcome. */
 export async function crawlSite(startUrl: string, options: CrawlSiteOptions): Promise<SiteCrawl> {
 	// One robots cache for the whole crawl, so robots.txt is fetched once per origin.
 	const opts: CrawlSiteOptions = { ...options, robots: options.robots ?? new RobotsCache(options) };
@@ -67,22 +84,33 @@ export async function crawlSite(startUrl: string, options: CrawlSiteOptions): Pr
 	if (!start) return { pages: [{ url: startUrl, status: "failed", reason: "invalid_url" }], found: 0 };
 	const origins = new Set([new URL(start).origin]);
 	const seen = new Set<string>([start]);
-	const queue: string[] = [start];
+	// Pages waiting, by how many leading path segments they share with the start page's section:
+	// the closest first, each bucket in the order its pages were found.
+	const waiting: string[][] = [[start]];
 	const pages: CrawledPage[] = [];
 	const maxAttempts = opts.maxAttempts ?? opts.maxPages * 3;
 	let crawled = 0;
 	let failed = 0;
 	let sitemapLoaded = false;
 
+	// The start page's section, read again from its final address once it is crawled (a redirect
+	// from `/docs` to `/docs/` moves it into the folder): every link is found after that.
+	let section = sectionOf(start);
 	const enqueue = (url: string) => {
 		const normalized = normalizePageUrl(url);
 		if (!normalized || seen.has(normalized) || !origins.has(new URL(normalized).origin)) return;
 		seen.add(normalized);
-		queue.push(normalized);
+		const closeness = sharedSegments(normalized, section);
+		(waiting[closeness] ??= []).push(normalized);
+	};
+	const next = (): string | undefined => {
+		for (let closeness = waiting.length - 1; closeness >= 0; closeness--) if (waiting[closeness]?.length) return waiting[closeness].shift();
+		return undefined;
 	};
 
-	while (queue.length > 0 && crawled < opts.maxPages && pages.length < maxAttempts) {
-		const url = queue.shift() as string;
+	while (crawled < opts.maxPages && pages.length < maxAttempts) {
+		const url = next();
+		if (url === undefined) break;
 		let page: CrawledPage;
 		try {
 			const content = await fetchPageContent(url, opts, true);
@@ -90,6 +118,7 @@ export async function crawlSite(startUrl: string, options: CrawlSiteOptions): Pr
 			if (finalUrl !== url && pages.some(p => p.status === "crawled" && p.url === finalUrl)) continue;
 			// A start page that redirects (http → https, bare → www) moves the site to its new origin.
 			if (crawled === 0) origins.add(new URL(finalUrl).origin);
+			if (url === start) section = sectionOf(finalUrl);
 			seen.add(finalUrl);
 			page = { url: finalUrl, status: "crawled", title: content.title, text: content.text, charCount: content.charCount };
 			crawled++;

@@ -114,3 +114,45 @@ it("reports a start URL the guard refuses without fetching anything", async () =
 	expect(result.pages).toEqual([{ url: `${site.origin}/`, status: "failed", reason: "blocked_address" }]);
 	expect(site.hits.length).toBe(before);
 });
+
+it("crawls the start page's section first: the pages beside and under it, then the rest of the site breadth first", async () => {
+	const docs = await startSite({
+		"/": html(page("Home", "Zephyr makes kettles.", ["/pricing", "/docs/guides/widget"])),
+		// The header's links come first on every page, as on most sites; the section's pages after them.
+		"/docs/guides/widget": html(
+			page("Widget", "Paste one tag.", ["/", "/pricing", "/blog/launch", "/docs/api/chat", "/docs/guides/crawler", "/docs/guides/files/pdf", "/docs/guides/files"])
+		),
+		"/docs/guides": (_req, res) => {
+			res.writeHead(301, { location: "/docs/guides/" });
+			res.end();
+		},
+		"/docs/guides/": html(page("Guides", "Every guide.", ["/pricing", "/docs/api/chat", "/docs/guides/widget", "/docs/guides/crawler"])),
+		"/pricing": html(page("Pricing", "Free and Pro.", [])),
+		"/blog/launch": html(page("Launch", "We launched.", [])),
+		"/docs/api/chat": html(page("Chat API", "POST a message.", [])),
+		"/docs/guides/crawler": html(page("Crawler", "It reads pages.", [])),
+		"/docs/guides/files": html(page("Files", "PDF and Word.", [])),
+		"/docs/guides/files/pdf": html(page("PDF", "Text layers.", []))
+	});
+	try {
+		const paths = async (start: string, maxPages: number) =>
+			(await crawlSite(`${docs.origin}${start}`, { ...opts, maxPages })).pages.filter(p => p.status === "crawled").map(pathOf);
+		// In found order within the section, then the docs outside it, then the rest.
+		expect(await paths("/docs/guides/widget", 5)).toEqual(["/docs/guides/widget", "/docs/guides/crawler", "/docs/guides/files/pdf", "/docs/guides/files", "/docs/api/chat"]);
+		expect(await paths("/docs/guides/widget", 7)).toEqual([
+			"/docs/guides/widget",
+			"/docs/guides/crawler",
+			"/docs/guides/files/pdf",
+			"/docs/guides/files",
+			"/docs/api/chat",
+			"/",
+			"/pricing"
+		]);
+		// A start page redirected into its folder (/docs/guides → /docs/guides/) has that folder for its section.
+		expect(await paths("/docs/guides", 3)).toEqual(["/docs/guides/", "/docs/guides/widget", "/docs/guides/crawler"]);
+		// From the site's root, every page is as close: breadth first, as found.
+		expect(await paths("/", 3)).toEqual(["/", "/pricing", "/docs/guides/widget"]);
+	} finally {
+		await docs.stop();
+	}
+});
