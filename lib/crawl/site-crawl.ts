@@ -2,8 +2,9 @@
  * Crawls one site within a page budget: breadth first over same-origin links, seeded with the start
  * page and then the site's /sitemap.xml, one page at a time (polite to small sites, and a sandbox
  * budget is five pages anyway). Pages of the start page's section come first: a person who gives
- * `/docs/guides/widget` wants the guides beside it, not the first links of the site's header
- * (`/pricing`, `/blog`); among pages as close to it, the order links were found in.
+ * `/docs/guides/widget` wants the guides beside it, and one who gives `/specification/2025-06-18`
+ * the pages under it, not the first links of the site's header (`/pricing`, `/blog`) or another
+ * version's pages; among pages as close to it, the order links were found in.
  *
  * The budget counts pages crawled successfully. Failed pages are reported with their reason but do
  * not use up the budget, so one broken link does not cost a page of content; a separate cap on
@@ -61,11 +62,12 @@ async function sitemapUrls(origin: string, opts: CrawlSiteOptions): Promise<stri
 	}
 }
 
-/** The path segments of the folder a page is in: `/docs/guides/widget` → ["docs", "guides"]; `/docs/` → ["docs"]. */
+/**
+ * The path segments of a page: `/docs/guides/widget` → ["docs", "guides", "widget"]. The pages
+ * under it share all of them, the pages beside it all but the last.
+ */
 function sectionOf(url: string): string[] {
-	const segments = new URL(url).pathname.split("/");
-	// The last segment names the page itself (empty for a folder's own page, "/docs/").
-	return segments.slice(1, -1).filter(Boolean);
+	return new URL(url).pathname.split("/").filter(Boolean);
 }
 
 /** How many leading path segments of `url` are those of `section`. */
@@ -93,8 +95,8 @@ export async function crawlSite(startUrl: string, options: CrawlSiteOptions): Pr
 	let failed = 0;
 	let sitemapLoaded = false;
 
-	// The start page's section, read again from its final address once it is crawled (a redirect
-	// from `/docs` to `/docs/` moves it into the folder): every link is found after that.
+	// The start page's section, read again from its final address once it is crawled (after any
+	// redirect): every link is found after that.
 	let section = sectionOf(start);
 	const enqueue = (url: string) => {
 		const normalized = normalizePageUrl(url);

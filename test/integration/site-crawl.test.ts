@@ -131,7 +131,7 @@ it("crawls the start page's section first: the pages beside and under it, then t
 		"/blog/launch": html(page("Launch", "We launched.", [])),
 		"/docs/api/chat": html(page("Chat API", "POST a message.", [])),
 		"/docs/guides/crawler": html(page("Crawler", "It reads pages.", [])),
-		"/docs/guides/files": html(page("Files", "PDF and Word.", [])),
+		"/docs/guides/files": html(page("Files", "PDF and Word.", ["/", "/docs/guides/widget", "/docs/guides/files/pdf"])),
 		"/docs/guides/files/pdf": html(page("PDF", "Text layers.", []))
 	});
 	try {
@@ -148,8 +148,9 @@ it("crawls the start page's section first: the pages beside and under it, then t
 			"/",
 			"/pricing"
 		]);
-		// A start page redirected into its folder (/docs/guides → /docs/guides/) has that folder for its section.
+		// The pages under the start page come first too (here after a redirect to /docs/guides/).
 		expect(await paths("/docs/guides", 3)).toEqual(["/docs/guides/", "/docs/guides/widget", "/docs/guides/crawler"]);
+		expect(await paths("/docs/guides/files", 3)).toEqual(["/docs/guides/files", "/docs/guides/files/pdf", "/docs/guides/widget"]);
 		// From the site's root, every page is as close: breadth first, as found.
 		expect(await paths("/", 3)).toEqual(["/", "/pricing", "/docs/guides/widget"]);
 	} finally {
