@@ -5,7 +5,7 @@
  */
 import { normalizeText } from "./plain-text";
 import { ExtractedText, readTextFile } from "./text-file";
-import { pageText, PlacedText } from "./pdf-layout";
+import { documentText, PlacedText } from "./pdf-layout";
 
 function withText(text: string, title: string | undefined, pages?: number): ExtractedText {
 	const cleanTitle = title?.trim();
@@ -20,7 +20,7 @@ export async function pdf(bytes: Uint8Array): Promise<ExtractedText> {
 		// pdf-parse's own text has no paragraph breaks (pdf-layout.ts): the pages are read from the
 		// pdf.js document it loads (its `load`, private in its typings).
 		const document = await (parser as unknown as { load(): Promise<PdfDocument> }).load();
-		const pages: string[] = [];
+		const pages: PlacedText[][] = [];
 		for (let number = 1; number <= document.numPages; number++) {
 			const page = await document.getPage(number);
 			const viewport = page.getViewport({ scale: 1 });
@@ -31,7 +31,7 @@ export async function pdf(bytes: Uint8Array): Promise<ExtractedText> {
 				const [x, y] = viewport.convertToViewportPoint(item.transform[4], item.transform[5]);
 				placed.push({ str: item.str, x, y, width: item.width, height: item.height, hasEOL: item.hasEOL });
 			}
-			pages.push(pageText(placed));
+			pages.push(placed);
 			page.cleanup();
 		}
 		let title: string | undefined;
@@ -41,7 +41,7 @@ export async function pdf(bytes: Uint8Array): Promise<ExtractedText> {
 		} catch {
 			// Metadata is optional; the text is what matters.
 		}
-		return withText(pages.join("\n\n"), title, document.numPages);
+		return withText(documentText(pages), title, document.numPages);
 	} finally {
 		await parser.destroy();
 	}

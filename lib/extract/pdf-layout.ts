@@ -85,9 +85,8 @@ function linePitch(lines: readonly Line[]): number | undefined {
 	return pitch;
 }
 
-/** The page's text: one line per line, a blank line before each paragraph. */
-export function pageText(items: readonly PlacedText[]): string {
-	const lines = linesOf(items);
+/** Lines as text: one line per line, a blank line before each paragraph. */
+function paragraphs(lines: readonly Line[]): string {
 	const pitch = linePitch(lines);
 	return lines
 		.map((line, i) => {
@@ -98,4 +97,64 @@ export function pageText(items: readonly PlacedText[]): string {
 			return (opensParagraph ? "\n\n" : "\n") + line.text;
 		})
 		.join("");
+}
+
+/** The page's text: one line per line, a blank line before each paragraph. */
+export function pageText(items: readonly PlacedText[]): string {
+	return paragraphs(linesOf(items));
+}
+
+/** Pages from which a line repeated at the top or foot of most pages is a running header or footer. */
+const MIN_PAGES_FOR_RUNNING_LINES = 3;
+/** Share of the pages a line must open (or close) to be a running header (or footer). */
+const RUNNING_LINE_SHARE = 0.5;
+
+/** A line as it repeats from page to page: its figures (page numbers, dates) and spacing ignored. */
+function runningForm(line: Line): string {
+	return line.text.replace(/\d+/g, "#").replace(/\s+/g, " ").trim().toLowerCase();
+}
+
+/**
+ * The forms of the lines that open (`at` 0) or close (`at` -1) at least half the pages: a document
+ * title or chapter name printed atop every page, a page number or "Page 3 of 12" at its foot.
+ */
+function runningLines(pages: readonly Line[][], at: 0 | -1): Set<string> {
+	const counts = new Map<string, number>();
+	for (const lines of pages) {
+		const line = lines.at(at);
+		if (line) counts.set(runningForm(line), (counts.get(runningForm(line)) ?? 0) + 1);
+	}
+	return new Set([...counts].filter(([, count]) => count >= RUNNING_LINE_SHARE * pages.length).map(([form]) => form));
+}
+
+const ENDS_SENTENCE = /[.!?…:]["'”’)\]]*$/;
+const STARTS_LOWER = /^\p{Ll}/u;
+
+/**
+ * A document's text from its pages' positioned text: each page's paragraphs, without the running
+ * header and footer that repeat at the top and foot of most pages (from three pages on; the first
+ * page keeps its top line, most often the document's title), and a
+ * paragraph that runs on to the next page kept whole (the page's last line ends no sentence and the
+ * next page's first line starts in lower case); other pages are apart by a blank line.
+ */
+export function documentText(pages: ReadonlyArray<readonly PlacedText[]>): string {
+	const lines = pages.map(linesOf);
+	if (lines.length >= MIN_PAGES_FOR_RUNNING_LINES) {
+		const headers = runningLines(lines, 0);
+		const footers = runningLines(lines, -1);
+		for (const [number, page] of lines.entries()) {
+			// The first page's top line is the document's title more often than a running header.
+			if (number > 0 && page.length > 0 && headers.has(runningForm(page[0]))) page.shift();
+			if (page.length > 0 && footers.has(runningForm(page[page.length - 1]))) page.pop();
+		}
+	}
+	let text = "";
+	lines.forEach((page, i) => {
+		const pageText = paragraphs(page);
+		if (!pageText) return;
+		const before = i > 0 ? lines.slice(0, i).reverse().find(p => p.length > 0) : undefined;
+		const runsOn = before !== undefined && !ENDS_SENTENCE.test(before[before.length - 1].text.trim()) && STARTS_LOWER.test(page[0].text.trim());
+		text += (text ? (runsOn ? "\n" : "\n\n") : "") + pageText;
+	});
+	return text;
 }
