@@ -11,6 +11,8 @@
  * stand further apart than `CELL_THRESHOLD` (table cells).
  */
 
+import { ENDS_STATEMENT } from "../text/sentences";
+
 /** One piece of text, its position in page coordinates read top-down (y grows down the page). */
 export interface PlacedText {
 	str: string;
@@ -122,20 +124,21 @@ function runningLines(pages: readonly Line[][], at: 0 | -1): Set<string> {
 	const counts = new Map<string, number>();
 	for (const lines of pages) {
 		const line = lines.at(at);
-		if (line) counts.set(runningForm(line), (counts.get(runningForm(line)) ?? 0) + 1);
+		if (!line) continue;
+		const form = runningForm(line);
+		counts.set(form, (counts.get(form) ?? 0) + 1);
 	}
 	return new Set([...counts].filter(([, count]) => count >= RUNNING_LINE_SHARE * pages.length).map(([form]) => form));
 }
 
-const ENDS_SENTENCE = /[.!?…:]["'”’)\]]*$/;
 const STARTS_LOWER = /^\p{Ll}/u;
 
 /**
  * A document's text from its pages' positioned text: each page's paragraphs, without the running
  * header and footer that repeat at the top and foot of most pages (from three pages on; the first
- * page keeps its top line, most often the document's title), and a
- * paragraph that runs on to the next page kept whole (the page's last line ends no sentence and the
- * next page's first line starts in lower case); other pages are apart by a blank line.
+ * page keeps its top line, most often the document's title), and a paragraph that runs on to the
+ * next page kept whole (the page's last line ends no sentence and the next page's first line starts
+ * in lower case); other pages are apart by a blank line.
  */
 export function documentText(pages: ReadonlyArray<readonly PlacedText[]>): string {
 	const lines = pages.map(linesOf);
@@ -149,12 +152,12 @@ export function documentText(pages: ReadonlyArray<readonly PlacedText[]>): strin
 		}
 	}
 	let text = "";
-	lines.forEach((page, i) => {
-		const pageText = paragraphs(page);
-		if (!pageText) return;
-		const before = i > 0 ? lines.slice(0, i).reverse().find(p => p.length > 0) : undefined;
-		const runsOn = before !== undefined && !ENDS_SENTENCE.test(before[before.length - 1].text.trim()) && STARTS_LOWER.test(page[0].text.trim());
-		text += (text ? (runsOn ? "\n" : "\n\n") : "") + pageText;
-	});
+	let lastLine: Line | undefined;
+	for (const page of lines) {
+		if (page.length === 0) continue;
+		const runsOn = lastLine !== undefined && !ENDS_STATEMENT.test(lastLine.text.trim()) && STARTS_LOWER.test(page[0].text.trim());
+		text += (text ? (runsOn ? "\n" : "\n\n") : "") + paragraphs(page);
+		lastLine = page[page.length - 1];
+	}
 	return text;
 }

@@ -16,7 +16,7 @@
  */
 import { createHash } from "node:crypto";
 import { tableAt } from "../text/markdown-table";
-import { splitSentences } from "../text/sentences";
+import { ENDS_STATEMENT, splitSentences } from "../text/sentences";
 
 /** Upper bound of a chunk's text (≈ 150 English words): small enough to be specific, large enough to carry context. */
 export const MAX_CHUNK_CHARS = 800;
@@ -164,11 +164,8 @@ function isTitleLike(line: string): boolean {
  */
 function linesStandAlone(lines: string[], oneBlockPerLine: boolean): boolean {
 	if (lines.some(line => SETEXT_UNDERLINE.test(line))) return false;
-	return oneBlockPerLine || (lines.length > 1 && (!lines.some(line => ENDS_SENTENCE.test(line)) || lines.every(line => FULL_STOP.test(line))));
+	return oneBlockPerLine || (lines.length > 1 && (!lines.some(line => ENDS_SENTENCE.test(line)) || lines.every(line => ENDS_STATEMENT.test(line))));
 }
-
-/** A line ending a whole sentence, or announcing what follows: not one that wraps on at a comma. */
-const FULL_STOP = /[.!?…:]["'”’)\]]*$/;
 
 /**
  * Reads one group of adjacent non-blank lines into heading and paragraph blocks. `guessHeadings`:

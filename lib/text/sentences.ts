@@ -94,6 +94,13 @@ function splitLine(line: string, out: string[]): void {
 	if (rest) out.push(rest);
 }
 
+/**
+ * A line that ends a whole sentence (".", "!", "?", "…") or announces what follows (":"), closing
+ * quotes or brackets allowed after it: not one that wraps on mid-sentence or at a comma. Linear:
+ * V8 tries each candidate end once.
+ */
+export const ENDS_STATEMENT = /[.!?…:]["'”’)\]]*$/u;
+
 /** Splits text into trimmed, non-empty sentences, in order. */
 export function splitSentences(text: string): string[] {
 	const sentences: string[] = [];
