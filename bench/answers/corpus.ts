@@ -77,7 +77,12 @@ export function loadCorpus(corpus: Corpus, chatbotId = corpus.name): LoadedPage[
 	return corpus.pages.map(page => {
 		const url = `${corpusOrigin(corpus)}/${page.key}`;
 		const { title, markdown, plain } = readPage(page, corpusOrigin(corpus));
-		const text = markdown !== undefined ? readableText(pageHtml(title, markdown), url).text : (plain as string);
+		if (markdown === undefined) {
+			// Read as the uploaded file it is: a file's lines are chunked as a file's are, not as a crawled page's.
+			const text = plain as string;
+			return { key: page.key, title, url, text, source: { chatbotId, sourceId: page.key, kind: "file", title, fileName: path.basename(page.file), text } };
+		}
+		const text = readableText(pageHtml(title, markdown), url).text;
 		return { key: page.key, title, url, text, source: { chatbotId, sourceId: page.key, kind: "url", title, url, text } };
 	});
 }
