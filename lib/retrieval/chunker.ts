@@ -68,6 +68,12 @@ export interface Chunk {
 	url?: string;
 	fileName?: string;
 	kind: SourceKind;
+	/**
+	 * Lines of `text` (0-based, as split at "\n") that are lines of a code block: an example, a
+	 * command, a diagram's source. Absent when the chunk has none (and in chunks stored before it
+	 * was recorded).
+	 */
+	codeLines?: number[];
 	/** Set on Q&A chunks only. */
 	question?: string;
 	answer?: string;
@@ -320,10 +326,23 @@ interface Piece {
 	 * never runs from prose into code: lib/answer/passages.ts).
 	 */
 	joiner: " " | "\n" | "\n\n";
+	/** A line of a code block. */
+	code: boolean;
 }
 
 function render(pieces: Piece[]): string {
 	return pieces.map((p, i) => (i === 0 ? p.text : p.joiner + p.text)).join("");
+}
+
+/** The lines of `render(pieces)` that hold code (each code line is a piece of its own). */
+function codeLinesOf(pieces: Piece[]): number[] {
+	const lines: number[] = [];
+	let line = 0;
+	pieces.forEach((piece, i) => {
+		if (i > 0) line += piece.joiner === "\n\n" ? 2 : piece.joiner === "\n" ? 1 : 0;
+		if (piece.code && lines[lines.length - 1] !== line) lines.push(line);
+	});
+	return lines;
 }
 
 function renderedLength(pieces: Piece[]): number {
@@ -342,15 +361,15 @@ function overlapOf(pieces: Piece[]): Piece[] {
 }
 
 /** Packs the blocks of a source into (heading, text) sections of at most `MAX_CHUNK_CHARS`. */
-function pack(blocks: Block[]): Array<{ heading?: string; text: string }> {
-	const out: Array<{ heading?: string; text: string }> = [];
+function pack(blocks: Block[]): Array<{ heading?: string; text: string; codeLines: number[] }> {
+	const out: Array<{ heading?: string; text: string; codeLines: number[] }> = [];
 	let heading: string | undefined;
 	let pieces: Piece[] = [];
 	let freshPieces = 0;
 
 	const flush = (keepOverlap: boolean): Piece[] => {
 		const carried = keepOverlap ? overlapOf(pieces) : [];
-		if (freshPieces > 0) out.push({ heading, text: render(pieces) });
+		if (freshPieces > 0) out.push({ heading, text: render(pieces), codeLines: codeLinesOf(pieces) });
 		pieces = [];
 		freshPieces = 0;
 		return carried;
@@ -401,7 +420,7 @@ function pack(blocks: Block[]): Array<{ heading?: string; text: string }> {
 		inCode = code;
 		splitSentences(block.text).forEach((sentence, index) => {
 			const parts = sentence.length > MAX_CHUNK_CHARS ? hardSplit(sentence, MAX_CHUNK_CHARS) : [sentence];
-			parts.forEach((text, partIndex) => add({ text, joiner: index === 0 && partIndex === 0 ? opening : " " }));
+			parts.forEach((text, partIndex) => add({ text, joiner: index === 0 && partIndex === 0 ? opening : " ", code }));
 		});
 	}
 	flush(false);
@@ -430,6 +449,7 @@ export function chunkSource(source: ChunkSource): Chunk[] {
 		ordinal,
 		text: section.text,
 		...(section.heading !== undefined ? { heading: section.heading } : {}),
+		...(section.codeLines.length > 0 ? { codeLines: section.codeLines } : {}),
 		kind: source.kind
 	}));
 }

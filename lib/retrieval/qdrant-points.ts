@@ -31,6 +31,7 @@ export interface ChunkPayload {
 	heading?: string;
 	url?: string;
 	file_name?: string;
+	code_lines?: number[];
 	question?: string;
 	answer?: string;
 }
@@ -66,6 +67,7 @@ export function toPayload(chunk: Chunk, generation: number): ChunkPayload {
 	if (chunk.heading !== undefined) payload.heading = chunk.heading;
 	if (chunk.url !== undefined) payload.url = chunk.url;
 	if (chunk.fileName !== undefined) payload.file_name = chunk.fileName;
+	if (chunk.codeLines !== undefined) payload.code_lines = chunk.codeLines;
 	if (chunk.question !== undefined) payload.question = chunk.question;
 	if (chunk.answer !== undefined) payload.answer = chunk.answer;
 	return payload;
@@ -98,5 +100,7 @@ export function fromPayload(payload: Record<string, unknown> | null | undefined)
 		const text = optionalString(value);
 		if (text !== undefined) (chunk as unknown as Record<string, string>)[key] = text;
 	}
+	const codeLines = payload.code_lines;
+	if (Array.isArray(codeLines) && codeLines.every(line => Number.isInteger(line) && line >= 0)) chunk.codeLines = codeLines as number[];
 	return chunk;
 }

@@ -38,6 +38,11 @@ function warrantyPage(chatbotId: string, months: number): ChunkSource {
 			"# Warranty",
 			`Every kettle is covered. The warranty lasts ${months} months from delivery.`,
 			"",
+			// A code block: its line is recorded as code (`codeLines`), which every index returns.
+			"```",
+			"kettle warranty --check",
+			"```",
+			"",
 			"# Shipping",
 			"Orders ship within 2 business days to Ireland and Spain."
 		].join("\n")
@@ -109,6 +114,7 @@ export function runVectorIndexSuite(name: string, makeBackend: () => Promise<Vec
 			const warranty = items.find(i => i.chunk.heading === "Warranty")?.chunk;
 			const hits = await ask(index, chatbotId, "How long is the warranty?");
 			expect(hits[0].chunk).toEqual(warranty);
+			expect(hits[0].chunk.codeLines).toEqual([2]);
 			expect(hits[0].score).toBeGreaterThan(0);
 
 			const [manualHit] = await ask(index, chatbotId, "how often should I descale?");

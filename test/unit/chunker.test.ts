@@ -90,6 +90,12 @@ describe("parseBlocks", () => {
 		const text = ["The desk is open from 08:15 to 16:45.", "", "```", "desk --status", "desk --open", "```", "Closed on Sundays."].join("\n");
 		const [chunk] = chunkSource({ ...base, kind: "text", text });
 		expect(chunk.text).toBe("The desk is open from 08:15 to 16:45.\n\ndesk --status\ndesk --open\n\nClosed on Sundays.");
+		// Which lines are code is recorded; a chunk without code records none.
+		expect(chunk.codeLines).toEqual([2, 3]);
+		expect(chunkSource({ ...base, kind: "text", text: "The desk is open from 08:15 to 16:45." })[0].codeLines).toBeUndefined();
+		// A crawled page's <pre> arrives fenced by readable-text, and is marked the same way.
+		const [page] = chunkSource({ ...base, kind: "url", text: "Check it:\n\n```\ndesk --status\n```" });
+		expect(page.text.split("\n").filter((_, i) => page.codeLines?.includes(i))).toEqual(["desk --status"]);
 	});
 
 	test("does not take a wrapped line of prose for a heading", () => {
