@@ -14,6 +14,8 @@ export interface Unit {
 	text: string;
 	line: number;
 	terms: string[];
+	/** A line of a code block (chunker.ts `codeLines`). */
+	code: boolean;
 }
 
 export interface ChunkAnalysis {
@@ -31,6 +33,7 @@ interface Entry {
 	text: string;
 	heading?: string;
 	title: string;
+	codeLines?: number[];
 	analysis: ChunkAnalysis;
 }
 
@@ -38,8 +41,10 @@ const cache = new RecentMap<string, Entry>(CACHED_CHUNKS);
 
 function analyzeChunk(chunk: Chunk, locale: Locale): ChunkAnalysis {
 	const units: Unit[] = [];
+	const codeLines = new Set(chunk.codeLines);
 	chunk.text.split("\n").forEach((line, lineIndex) => {
-		for (const sentence of splitSentences(line)) units.push({ text: sentence, line: lineIndex, terms: analyze(sentence, locale) });
+		const code = codeLines.has(lineIndex);
+		for (const sentence of splitSentences(line)) units.push({ text: sentence, line: lineIndex, terms: analyze(sentence, locale), code });
 	});
 	return {
 		units,
@@ -49,13 +54,18 @@ function analyzeChunk(chunk: Chunk, locale: Locale): ChunkAnalysis {
 	};
 }
 
-/** The chunk's analysis, from the cache when its text, heading and title are those analysed. */
+/** The chunk's analysis, from the cache when its text, heading, title and code lines are those analysed. */
 export function analyzedChunk(chunk: Chunk, locale: Locale): ChunkAnalysis {
 	const key = `${locale}\u0000${chunk.id}`;
 	const entry = cache.get(key);
 	// Chunk ids are positions in a source (chunker.ts), so a retrained source's chunk keeps its id with new text.
-	if (entry && entry.text === chunk.text && entry.heading === chunk.heading && entry.title === chunk.title) return entry.analysis;
+	if (entry && entry.text === chunk.text && entry.heading === chunk.heading && entry.title === chunk.title && sameLines(entry.codeLines, chunk.codeLines)) return entry.analysis;
 	const analysis = analyzeChunk(chunk, locale);
-	cache.set(key, { text: chunk.text, heading: chunk.heading, title: chunk.title, analysis });
+	cache.set(key, { text: chunk.text, heading: chunk.heading, title: chunk.title, codeLines: chunk.codeLines, analysis });
 	return analysis;
+}
+
+function sameLines(a: readonly number[] | undefined, b: readonly number[] | undefined): boolean {
+	if (!a || !b) return a === b;
+	return a.length === b.length && a.every((line, i) => line === b[i]);
 }

@@ -121,7 +121,7 @@ export function weighEvidence({ question, locale, hits, history = [], related, r
 	// in the next chunk are no rival, and would make a clear answer look contested.
 	const runnerUp = ranked[0] && ranked.find(s => s !== ranked[0] && !overlaps(s.passage, ranked[0].passage));
 	const features = scoring.features(ranked[0], runnerUp);
-	const best = ranked[0] && { ...ranked[0], passage: withoutUnaskedLines(withoutLeadIn(ranked[0].passage, weighted.terms), weighted, locale) };
+	const best = ranked[0] && { ...ranked[0], passage: withNamedRows(withoutUnaskedLines(withoutLeadIn(ranked[0].passage, weighted.terms), weighted, locale), weighted) };
 	const second = best && complement(best, sorted, weighted.ownTerms);
 	const terms = new Set(weighted.terms.keys());
 	return { best, features, probability: terms.size === 0 ? 0 : answerProbability(features, model?.decision), ranked, candidates: sorted, terms, ...(second ? { second } : {}) };
@@ -186,6 +186,7 @@ function withParts(passage: Passage, kept: readonly number[]): Passage {
 		...passage,
 		parts: kept.map(i => passage.parts[i]),
 		partTerms,
+		code: kept.map(i => passage.code[i]),
 		lineBreaks: kept.map((i, k) => k > 0 && passage.lineBreaks[i]),
 		terms: new Set(sequence),
 		sequence,
@@ -220,6 +221,27 @@ function withoutUnaskedLines(passage: Passage, question: WeightedQuestion, local
 	if (asked.length === 0 || asked.length === passage.parts.length) return passage;
 	// One paragraph left is a paragraph, not a list to introduce with its heading (withParts).
 	return withParts(passage, asked);
+}
+
+/** A table or list this long is cut to the rows a name of the question picks out. */
+const MIN_ROWS_TO_PICK = 4;
+
+/**
+ * A table or list of a crawled page or a file (rows that answer together, withoutUnaskedLines) cut
+ * to its first line (the table's header row, the list's lead-in) and the rows holding a name the
+ * question writes, when some rows hold one and others do not: "How many messages per month does
+ * each Business chatbot get?" is answered with the plans table's header row and its Business row,
+ * not all its plans. Names only: a common word of the question in one row ("bytes" in "b for
+ * bytes") says nothing of whether the other rows answer. Code is never cut (an example loses its
+ * sense line by line).
+ */
+function withNamedRows(passage: Passage, question: WeightedQuestion): Passage {
+	if (!passage.isList || isParagraphRun(passage) || passage.parts.length < MIN_ROWS_TO_PICK || question.names.length === 0) return passage;
+	if (passage.code.some(Boolean)) return passage;
+	const names = new Set(question.names);
+	const rows = passage.parts.map((_, i) => i).filter(i => i > 0 && passage.partTerms[i].some(term => names.has(term)));
+	if (rows.length === 0 || rows.length === passage.parts.length - 1) return passage;
+	return withParts(passage, [0, ...rows]);
 }
 
 const SENTENCE_END = /[.!?…:;]["'”’)\]]*$/u;

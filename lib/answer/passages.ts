@@ -43,6 +43,8 @@ export interface Passage {
 	terms: Set<string>;
 	/** The analysed terms of each part, in the order of `parts`. */
 	partTerms: string[][];
+	/** Whether each part is a line of code (an example, a command), in the order of `parts`. */
+	code: boolean[];
 	/** The analysed terms in reading order (for the proximity of matched words). */
 	sequence: string[];
 	/** A whole list or table rather than a span of sentences. */
@@ -65,6 +67,7 @@ function passage(hit: SearchHit, hitRank: number, units: Unit[], isList: boolean
 		hitScore: hit.score,
 		parts: units.map(u => u.text),
 		partTerms: units.map(u => u.terms),
+		code: units.map(u => u.code),
 		lineBreaks: units.map((u, i) => i > 0 && u.line !== units[i - 1].line),
 		terms: new Set(sequence),
 		sequence,
@@ -141,7 +144,7 @@ function continuationOf(hit: SearchHit, units: readonly Unit[], byPosition: Read
 	const following = unitsOf(next.chunk, locale);
 	const fresh = following.slice(repeatedOpening(units, following));
 	// The announced table: its header row, then its rows up to the first paragraph, which speaks of something else.
-	const continued = subsection === undefined ? untilNextLeadIn(linesOf(fresh)) : [{ text: subsection, line: -1, terms: analyze(subsection, locale) }, ...rowsOf(fresh)];
+	const continued = subsection === undefined ? untilNextLeadIn(linesOf(fresh)) : [{ text: subsection, line: -1, terms: analyze(subsection, locale), code: false }, ...rowsOf(fresh)];
 	return takeLines(continued.map(u => ({ ...u, line: u.line + CONTINUED_LINE })), LEAD_IN_FOLLOW_CHARS);
 }
 
@@ -207,6 +210,7 @@ export function passagesOf(hits: readonly SearchHit[], locale: Locale): Passage[
 				hitScore: hit.score,
 				parts: [chunk.answer],
 				partTerms: [answerTerms],
+				code: [false],
 				lineBreaks: [false],
 				...withSequence([...analyze(chunk.question ?? "", locale), ...answerTerms]),
 				isList: false,

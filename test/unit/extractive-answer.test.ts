@@ -389,6 +389,29 @@ describe("passages beyond one span", () => {
 		expect(ask(handbook, "When is the help desk open?").text).toBe("Support: the Zephyr help desk in Tromsø answers on weekdays between 08:15 and 16:45.");
 	});
 
+	test("a table is cut to its header row and the rows naming what the question names; code and tables nothing names stay whole", () => {
+		// A crawled page's table: readable-text writes each row on a line, its cells apart by spaces.
+		const plans = page(
+			"plans",
+			"Plans",
+			["## Account plans", "", "Plan Chatbots Messages per month", "Free 3 100", "Pro 10 5,000", "Business 50 40,000", "Enterprise 200 400,000"].join("\n")
+		);
+		const ask = (source: ChunkSource, question: string) => {
+			const hits = chunkSources([source]).map((c, i) => ({ chunk: c, score: 1 / (i + 1) }));
+			return extractiveAnswer({ question, locale: "en", hits, ...lexiconFor("en") });
+		};
+		expect(ask(plans, "How many messages a month does each Business chatbot get?").text).toBe("Account plans:\nPlan Chatbots Messages per month\nBusiness 50 40,000");
+		// No name picks a row out: every row answers.
+		expect(ask(plans, "How many chatbots does each plan allow?").text.split("\n")).toHaveLength(6);
+		// An example naming the function on several of its lines is given whole.
+		const cookies = page(
+			"cookies",
+			"Cookies",
+			["## setCookie(headers, cookie)", "", "```", "import { setCookie, Headers } from 'undici'", "const headers = new Headers()", "setCookie(headers, { name: 'a', value: 'b' })", "console.log(headers.get('Set-Cookie'))", "```"].join("\n")
+		);
+		expect(ask(cookies, "How do I call setCookie?").text).toContain("const headers = new Headers()");
+	});
+
 	test("a file's rows that are no sentences (a table's, a list's) are not read as paragraphs: they stay whole, as on a crawled page", () => {
 		const prices: ChunkSource = { chatbotId: "bot", sourceId: "prices", kind: "file", title: "prices.docx", fileName: "prices.docx", text: ["Kettle prices", "", "Zephyr-9 kettle 79 euros", "Aurora kettle 129 euros", "Zephyr-9 lid 14 euros"].join("\n") };
 		const hits = chunkSources([prices]).map((c, i) => ({ chunk: c, score: 1 / (i + 1) }));
