@@ -233,11 +233,12 @@ const MIN_ROWS_TO_PICK = 4;
  * each Business chatbot get?" is answered with the plans table's header row and its Business row,
  * not all its plans. Names only: a common word of the question in one row ("bytes" in "b for
  * bytes") says nothing of whether the other rows answer. Code is never cut (an example loses its
- * sense line by line).
+ * sense line by line), nor a chunk stored before code lines were recorded.
  */
 function withNamedRows(passage: Passage, question: WeightedQuestion): Passage {
 	if (!passage.isList || isParagraphRun(passage) || passage.parts.length < MIN_ROWS_TO_PICK || question.names.length === 0) return passage;
-	if (passage.code.some(Boolean)) return passage;
+	// A chunk stored before code lines were recorded may hold code that reads as prose.
+	if (passage.chunk.codeLines === undefined || passage.code.some(Boolean)) return passage;
 	const names = new Set(question.names);
 	const rows = passage.parts.map((_, i) => i).filter(i => i > 0 && passage.partTerms[i].some(term => names.has(term)));
 	if (rows.length === 0 || rows.length === passage.parts.length - 1) return passage;

@@ -70,8 +70,8 @@ export interface Chunk {
 	kind: SourceKind;
 	/**
 	 * Lines of `text` (0-based, as split at "\n") that are lines of a code block: an example, a
-	 * command, a diagram's source. Absent when the chunk has none (and in chunks stored before it
-	 * was recorded).
+	 * command, a diagram's source; empty when it has none. Absent in chunks stored before it was
+	 * recorded, whose code is not known.
 	 */
 	codeLines?: number[];
 	/** Set on Q&A chunks only. */
@@ -449,7 +449,7 @@ export function chunkSource(source: ChunkSource): Chunk[] {
 		ordinal,
 		text: section.text,
 		...(section.heading !== undefined ? { heading: section.heading } : {}),
-		...(section.codeLines.length > 0 ? { codeLines: section.codeLines } : {}),
+		codeLines: section.codeLines,
 		kind: source.kind
 	}));
 }

@@ -92,7 +92,7 @@ describe("parseBlocks", () => {
 		expect(chunk.text).toBe("The desk is open from 08:15 to 16:45.\n\ndesk --status\ndesk --open\n\nClosed on Sundays.");
 		// Which lines are code is recorded; a chunk without code records none.
 		expect(chunk.codeLines).toEqual([2, 3]);
-		expect(chunkSource({ ...base, kind: "text", text: "The desk is open from 08:15 to 16:45." })[0].codeLines).toBeUndefined();
+		expect(chunkSource({ ...base, kind: "text", text: "The desk is open from 08:15 to 16:45." })[0].codeLines).toEqual([]);
 		// A crawled page's <pre> arrives fenced by readable-text, and is marked the same way.
 		const [page] = chunkSource({ ...base, kind: "url", text: "Check it:\n\n```\ndesk --status\n```" });
 		expect(page.text.split("\n").filter((_, i) => page.codeLines?.includes(i))).toEqual(["desk --status"]);

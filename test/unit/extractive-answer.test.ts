@@ -403,6 +403,9 @@ describe("passages beyond one span", () => {
 		expect(ask(plans, "How many messages a month does each Business chatbot get?").text).toBe("Account plans:\nPlan Chatbots Messages per month\nBusiness 50 40,000");
 		// No name picks a row out: every row answers.
 		expect(ask(plans, "How many chatbots does each plan allow?").text.split("\n")).toHaveLength(6);
+		// A chunk stored before code lines were recorded may hide code among its lines: never cut.
+		const stored = chunkSources([plans]).map(({ codeLines: _unknown, ...chunk }, i) => ({ chunk, score: 1 / (i + 1) }));
+		expect(extractiveAnswer({ question: "How many messages a month does each Business chatbot get?", locale: "en", hits: stored, ...lexiconFor("en") }).text.split("\n")).toHaveLength(6);
 		// An example naming the function on several of its lines is given whole.
 		const cookies = page(
 			"cookies",
