@@ -415,6 +415,20 @@ describe("passages beyond one span", () => {
 		expect(ask(cookies, "How do I call setCookie?").text).toContain("const headers = new Headers()");
 	});
 
+	test("a passage of code alone comes after one that says something in words; with nothing else, the code answers", () => {
+		const ask = (text: string, question: string) => {
+			const hits = chunkSources([page("ping", "Ping", text)]).map((c, i) => ({ chunk: c, score: 1 / (i + 1) }));
+			return weighEvidence({ question, locale: "en", hits, ...lexiconFor("en") }).best?.passage.parts;
+		};
+		const diagram = ["```", "sequenceDiagram", "participant Sender", "participant Receiver", "Sender->>Receiver: ping request", "Receiver->>Sender: empty response", "```"];
+		// The diagram's lines hold "receiver" and "ping" more densely than the sentence does, and scored higher.
+		const withWords = ["## Ping", "", "Either side may check that the other is alive. The receiver MUST answer promptly, with an empty result.", "", ...diagram].join("\n");
+		expect(ask(withWords, "How does the receiver reply to a ping?")).toEqual(["The receiver MUST answer promptly, with an empty result."]);
+		// The diagram alone still answers when nothing else does.
+		const only = ["## Ping", "", ...diagram].join("\n");
+		expect(ask(only, "How does the receiver reply to a ping?")).toContain("Receiver->>Sender: empty response");
+	});
+
 	test("a file's rows that are no sentences (a table's, a list's) are not read as paragraphs: they stay whole, as on a crawled page", () => {
 		const prices: ChunkSource = { chatbotId: "bot", sourceId: "prices", kind: "file", title: "prices.docx", fileName: "prices.docx", text: ["Kettle prices", "", "Zephyr-9 kettle 79 euros", "Aurora kettle 129 euros", "Zephyr-9 lid 14 euros"].join("\n") };
 		const hits = chunkSources([prices]).map((c, i) => ({ chunk: c, score: 1 / (i + 1) }));
