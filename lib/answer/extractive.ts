@@ -118,7 +118,7 @@ export function weighEvidence({ question, locale, hits, history = [], related, r
 	// says something in words: the line announcing an example is a candidate with it (passages.ts),
 	// and an example without it answers a question of words worse (the probe's best passage for a
 	// ping question was a sequence diagram's source). The development part is unchanged; its held-out
-	// part declines 3 more of 37 out-of-scope questions.
+	// part declines one more of its 37 out-of-scope questions.
 	const sorted = [...scoring.scored].sort(
 		(a, b) => Number(a.lacksValue) - Number(b.lacksValue) || Number(isCodeOnly(a.passage)) - Number(isCodeOnly(b.passage)) || b.score - a.score || a.passage.hitRank - b.passage.hitRank
 	);
