@@ -19,6 +19,7 @@
  */
 import type { Chunk } from "../retrieval/chunker";
 import type { SearchHit } from "../retrieval/vector-index";
+import { endingIn } from "../text/sentences";
 import type { Locale } from "../text/tokenize";
 import { answerProbability, ANSWER_THRESHOLD } from "./calibration";
 import { AnswerEvent, Citation, uniqueCitations } from "./events";
@@ -173,7 +174,7 @@ export function answerWith(evidence: Pick<Evidence, "best" | "second" | "terms">
 	return { text: `${first}\n\n${second}`, chunks: [best.passage.chunk, evidence.second.passage.chunk] };
 }
 
-const SENTENCE_END = /[.!?…:;]["'”’)\]]*$/u;
+const SENTENCE_END = endingIn(".!?…:;");
 /** Marks where parts of a passage too long to give whole were left out. */
 const OMITTED = "…";
 

@@ -5,6 +5,7 @@
  * the paragraphs that answer; a table or list keeps its first line and the rows a name of the
  * question picks out. Lists announced by a line, code and Q&A answers stay whole.
  */
+import { ENDS_SENTENCE } from "../text/sentences";
 import type { Locale } from "../text/tokenize";
 import { holdsAnswerType, RANKING_ONLY } from "./answer-type";
 import type { WeightedQuestion } from "./follow-up";
@@ -100,11 +101,9 @@ function withNamedRows(passage: Passage, question: WeightedQuestion): Passage {
 	return withParts(passage, [0, ...rows]);
 }
 
-/** The end of a whole sentence: a statement, a question or an exclamation, not a lead-in. */
-const FULL_STOP = /[.!?…]["'”’)\]]*$/u;
 
 /** A run of short lines that are paragraphs rather than a list's items or a table's rows. */
 function isParagraphRun(passage: Passage): boolean {
 	const { kind } = passage.chunk;
-	return kind === "text" || (kind === "file" && passage.parts.every(part => FULL_STOP.test(part)));
+	return kind === "text" || (kind === "file" && passage.parts.every(part => ENDS_SENTENCE.test(part)));
 }

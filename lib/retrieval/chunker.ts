@@ -16,7 +16,7 @@
  */
 import { createHash } from "node:crypto";
 import { tableAt } from "../text/markdown-table";
-import { ENDS_STATEMENT, splitSentences } from "../text/sentences";
+import { endingIn, ENDS_STATEMENT, splitSentences } from "../text/sentences";
 
 /** Upper bound of a chunk's text (≈ 150 English words): small enough to be specific, large enough to carry context. */
 export const MAX_CHUNK_CHARS = 800;
@@ -152,7 +152,7 @@ export function markdownHeading(line: string): string | undefined {
 
 const SETEXT_UNDERLINE = /^\s*(=+|-+)\s*$/;
 const LIST_ITEM = /^\s*(?:[-*+•]|\d{1,3}[.)])\s+/;
-const ENDS_SENTENCE = /[.!?…:;,]["'”’)\]]*$/;
+const ENDS_SENTENCE = endingIn(".!?…:;,");
 
 function isTitleLike(line: string): boolean {
 	if (line.length > TITLE_LINE_MAX_CHARS || ENDS_SENTENCE.test(line)) return false;

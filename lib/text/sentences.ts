@@ -95,11 +95,17 @@ function splitLine(line: string, out: string[]): void {
 }
 
 /**
- * A line that ends a whole sentence (".", "!", "?", "…") or announces what follows (":"), closing
- * quotes or brackets allowed after it: not one that wraps on mid-sentence or at a comma. Linear:
- * V8 tries each candidate end once.
+ * A pattern for text ending in one of `marks` (a character class's contents), closing quotes or
+ * brackets allowed after it. Linear: V8 tries each candidate end once.
  */
-export const ENDS_STATEMENT = /[.!?…:]["'”’)\]]*$/u;
+export function endingIn(marks: string): RegExp {
+	return new RegExp(`[${marks}]["'”’)\\]]*$`, "u");
+}
+
+/** A line that ends a whole sentence (".", "!", "?", "…"): not a lead-in, nor one that wraps on. */
+export const ENDS_SENTENCE = endingIn(".!?…");
+/** A line that ends a whole sentence or announces what follows (":"): not one that wraps on mid-sentence or at a comma. */
+export const ENDS_STATEMENT = endingIn(".!?…:");
 
 /** Splits text into trimmed, non-empty sentences, in order. */
 export function splitSentences(text: string): string[] {
