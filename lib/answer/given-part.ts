@@ -74,6 +74,16 @@ function withoutUnaskedLines(passage: Passage, question: WeightedQuestion, local
 	return withParts(passage, asked);
 }
 
+const ASKS_HOW_TO: Record<Locale, RegExp> = {
+	en: /^\s*(?:how (?:do|can|should|would) (?:i|you|we|one)|how to|(?:which|what) command)\b/iu,
+	es: /^\s*¿?\s*(?:c[oó]mo (?:hago|puedo|se hace|debo)|qu[eé] (?:comando|orden))(?!\p{L})/iu
+};
+
+/** A question asking how to do something ("How do I…", "Which command…", "¿Cómo puedo…?"): a command or an example alone may answer it. */
+export function asksHowTo(question: string, locale: Locale): boolean {
+	return ASKS_HOW_TO[locale].test(question);
+}
+
 /** Every part a line of code. */
 export function isCodeOnly(passage: Passage): boolean {
 	return passage.code.length > 0 && passage.code.every(Boolean);

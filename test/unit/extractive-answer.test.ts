@@ -1,6 +1,7 @@
 import { answerExtractively, answerText, extractiveAnswer, weighEvidence } from "../../lib/answer/extractive";
 import { Passage, passagesOf } from "../../lib/answer/passages";
 import { isPointer, onlyPoints } from "../../lib/answer/pointers";
+import { asksHowTo } from "../../lib/answer/given-part";
 import { RANKER } from "../../lib/answer/calibration";
 import { collectAnswer } from "../../lib/answer/events";
 import { lexiconFor } from "../../lib/answer/lexicon";
@@ -427,6 +428,21 @@ describe("passages beyond one span", () => {
 		// The diagram alone still answers when nothing else does.
 		const only = ["## Ping", "", ...diagram].join("\n");
 		expect(ask(only, "How does the receiver reply to a ping?")).toContain("Receiver->>Sender: empty response");
+	});
+
+	test("a question asking how to do something may be answered by a command alone, when it holds the question best", () => {
+		const install = ["## Install", "", "Installing the widget package takes a minute; the widget then needs no build step.", "", "```", "npm install --save chatbot-widget", "```"].join("\n");
+		const ask = (question: string, locale: Locale = "en") => {
+			const hits = chunkSources([page("install", "Install", install)]).map((c, i) => ({ chunk: c, score: 1 / (i + 1) }));
+			return weighEvidence({ question, locale, hits, ...lexiconFor(locale) }).best?.passage.parts;
+		};
+		expect(ask("How do I install the chatbot widget package?")).toEqual(["npm install --save chatbot-widget"]);
+		expect(ask("Which command installs the chatbot widget package?")).toEqual(["npm install --save chatbot-widget"]);
+		// Asked something else about it, the sentence answers.
+		expect(ask("Does installing the chatbot widget package take long?")).toEqual(["Installing the widget package takes a minute; the widget then needs no build step."]);
+		expect(asksHowTo("¿Cómo puedo instalar el paquete?", "es")).toBe(true);
+		expect(asksHowTo("¿Cómo contesta el servidor a un ping?", "es")).toBe(false);
+		expect(asksHowTo("How does the receiver reply to a ping?", "en")).toBe(false);
 	});
 
 	test("a file's rows that are no sentences (a table's, a list's) are not read as paragraphs: they stay whole, as on a crawled page", () => {
