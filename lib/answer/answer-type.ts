@@ -60,7 +60,8 @@ const ASKS: Record<Locale, Array<[AnswerType, RegExp]>> = {
 		["frequency", /\bhow often\b|\bhow frequently\b|\bat what interval\b/iu],
 		["clock", /\bwhat time\b|\bwhat hours\b|\bopening hours\b|\bat what hour\b/iu],
 		// "How long can a question be?" asks how long a thing is, not how long something takes.
-		["length", /\bhow long\s(?:must|may|can|could|should|would|will)\s[^?]{1,80}\sbe\s*\?/iu],
+		// So do "how much memory" and "the maximum size": a size, not any number ("one JSON object").
+		["length", /\bhow long\s(?:must|may|can|could|should|would|will)\s[^?]{1,80}\sbe\s*\?|\bhow much (?:memory|ram|disk|space|storage|data)\b|\b(?:maximum|minimum|max|min|largest|biggest|smallest) (?:\p{L}+ )?(?:size|length)\b|\b(?:size|length) limit\b/iu],
 		["duration", /\bhow long\b|\bhow much time\b|\bhow soon\b|\bfor how many (?:seconds|minutes|hours|days|weeks|months|years)\b/iu],
 		["times", /\bhow many times\b/iu],
 		["count", new RegExp(`\\bhow many\\s(?!(?:${TIME_UNIT_NAMES.en})\\b)`, "iu")],
@@ -75,6 +76,7 @@ const ASKS: Record<Locale, Array<[AnswerType, RegExp]>> = {
 		["money", /\bcu[aá]nto (?:cuesta|cuestan|vale|valen|cobra|cobran|pago|se paga)\b|\b(?:precio|precios|tarifa|tarifas|coste|costo)\b/iu],
 		["frequency", /\bcada cu[aá]nto\b|\bcon qu[eé] frecuencia\b|\bcu[aá]ntas veces al\b/iu],
 		["clock", /\ba qu[eé] hora\b|\bqu[eé] horario\b|\bhorario\b/iu],
+		["length", /\bcu[aá]nta memoria\b|\bcu[aá]nto espacio\b|\btama[nñ]o (?:m[aá]ximo|m[ií]nimo)\b|\blongitud (?:m[aá]xima|m[ií]nima)\b/iu],
 		["duration", /\bcu[aá]nto tiempo\b|\bcu[aá]nto (?:dura|duran|tarda|tardan|se conserva|se conservan|se guarda|se guardan)\b|\ben cu[aá]nto\b|\bdurante cu[aá]nto\b/iu],
 		["times", /(?<!\p{L})cu[aá]ntas veces(?!\p{L})/iu],
 		["count", new RegExp(`(?<!\\p{L})cu[aá]nt[oa]s\\s(?!(?:${TIME_UNIT_NAMES.es})(?!\\p{L}))`, "iu")],
@@ -130,8 +132,8 @@ const POINTS_OF_DAY: Record<Locale, string> = { en: "noon|midnight|midday", es: 
 
 /** What a size is counted in: "2000 characters", "5 MB", "32 letters". */
 const LENGTH_UNITS: Record<Locale, string> = {
-	en: "characters?|chars?|bytes?|[kmgt]i?b|words?|lines?|letters?|digits?|tokens?|items?|entries|elements?|columns?|rows?|pixels?|px|pages?",
-	es: "caracteres|car[aá]cter|bytes?|[kmgt]i?b|palabras?|l[ií]neas?|letras?|d[ií]gitos?|tokens?|elementos?|columnas?|filas?|p[ií]xeles|px|p[aá]ginas?"
+	en: "characters?|chars?|(?:kilo|mega|giga|tera)?bytes?|[kmgt]i?b|words?|lines?|letters?|digits?|tokens?|items?|entries|elements?|columns?|rows?|pixels?|px|pages?",
+	es: "caracteres|car[aá]cter|(?:kilo|mega|giga|tera)?bytes?|[kmgt]i?b|palabras?|l[ií]neas?|letras?|d[ií]gitos?|tokens?|elementos?|columnas?|filas?|p[ií]xeles|px|p[aá]ginas?"
 };
 /** A size said against another, with no figure of its own: "at least as long as the opening fence". */
 const LENGTH_COMPARED: Record<Locale, string> = {

@@ -39,7 +39,12 @@ describe("expected answer type", () => {
 		["What hours is support open?", "en", "clock"],
 		["How many chatbots can I own?", "en", "count"],
 		["How many days is a conversation kept?", "en", "number"],
-		["What is the maximum file size?", "en", "number"],
+		// A size is asked for, not any number: "one JSON object" does not say how big a message may be.
+		["What is the maximum file size?", "en", "length"],
+		["What is the maximum size of a JSON-RPC message?", "en", "length"],
+		["How much memory may a parser use?", "en", "length"],
+		["¿Cuál es el tamaño máximo de un archivo?", "es", "length"],
+		["What is the most pages a PDF may have?", "en", "number"],
 		["Which attribute names the chatbot?", "en", "identifier"],
 		["Which request header carries the key?", "en", "identifier"],
 		["Which notification cancels a request in progress?", "en", "identifier"],
@@ -75,6 +80,8 @@ describe("expected answer type", () => {
 		expect(holdsAnswerType("Pro: 10 chatbots, 1,000 pages, 5,000 messages a month.", "money", "en")).toBe(false);
 		expect(holdsAnswerType("Conversations are kept for a day after their last message.", "duration", "en")).toBe(true);
 		expect(holdsAnswerType("Conversations are kept after their last message.", "duration", "en")).toBe(false);
+		expect(holdsAnswerType("An upload may be up to 10 megabytes.", "length", "en")).toBe(true);
+		expect(holdsAnswerType("Each message is one JSON object.", "length", "en")).toBe(false);
 		// A unit glued to a figure counts ("15s"); glued to a word it is another word ("as", "ah", "ones", "unas").
 		expect(holdsAnswerType("It times out after 15s, or 10ms when idle.", "duration", "en")).toBe(true);
 		expect(holdsAnswerType("The session cookie comes from the log-in, as before; ah, the ones we keep.", "duration", "en")).toBe(false);
