@@ -10,7 +10,8 @@
  * same pages read by the benchmark's own loader (what bench/answers.bench.ts measures), so the
  * table shows what the HTTP path loses or keeps.
  *
- * Run: `npx tsx bench/answers-e2e.bench.ts`.
+ * Run: `npx tsx bench/answers-e2e.bench.ts` (`ANSWERS_DUMP=1` also lists the questions graded
+ * differently in process and over HTTP, with both answers).
  */
 import { startApp, TestApp } from "../test/helpers/app";
 import { html, LoopbackSite, startSite } from "../test/helpers/loopback-site";
@@ -147,6 +148,17 @@ export function printTable(result: E2eResult): void {
 		}
 	}
 	printMarkdownTable(rows, "End to end (both splits): chatbot created with MCP create_chatbot from a loopback site, crawled and trained by the services, asked over POST /api/chat/{slug}/messages:");
+	if (process.env.ANSWERS_DUMP) printDifferences(result.graded[`${current.name}, in process`], result.graded[HTTP]);
+}
+
+/** `ANSWERS_DUMP=1`: each question graded differently in process and over HTTP, with both answers (what crawling and training change). */
+function printDifferences(inProcess: readonly Graded[], overHttp: readonly Graded[]): void {
+	const line = (g: Graded) => `${g.verdict} cited=${g.outcome.cited.join(",")} ${g.outcome.text.replace(/\n/g, " ⏎ ").slice(0, 220)}`;
+	inProcess.forEach((local, i) => {
+		const remote = overHttp[i];
+		if (remote.verdict === local.verdict && remote.citationOk === local.citationOk) return;
+		console.log(`\n[${local.question.id}] ${local.question.q}\n   in process: ${line(local)}\n   over HTTP:  ${line(remote)}`);
+	});
 }
 
 if (require.main === module) runStandalone("answers end to end", run, printTable);
