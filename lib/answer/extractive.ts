@@ -26,10 +26,10 @@ import { AnswerEvent, Citation, uniqueCitations } from "./events";
 import { DecisionFeatures, RelatednessFn, ScoredPassage, scorePassages } from "./evidence";
 import { WeightedQuestion, weightedQuestion } from "./follow-up";
 import { answerMessages } from "./messages";
-import { asksHowTo, givenPart, isCodeOnly } from "./given-part";
+import { givenPart, isCodeOnly } from "./given-part";
 import { Passage, passagesOf, renderPassage } from "./passages";
 import { asksWhere, onlyPoints } from "./pointers";
-import { parseQuestion } from "./question";
+import { asksHowTo, parseQuestion } from "./question";
 
 export const MAX_ANSWER_CHARS = 700;
 /** Dice overlap between the user's question and a stored Q&A question for a direct answer. */

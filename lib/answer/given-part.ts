@@ -74,16 +74,6 @@ function withoutUnaskedLines(passage: Passage, question: WeightedQuestion, local
 	return withParts(passage, asked);
 }
 
-const ASKS_HOW_TO: Record<Locale, RegExp> = {
-	en: /^\s*(?:how (?:do|can|should|would) (?:i|you|we|one)|how to|(?:which|what) command)\b/iu,
-	es: /^\s*¿?\s*(?:c[oó]mo (?:hago|puedo|se hace|debo)|qu[eé] (?:comando|orden))(?!\p{L})/iu
-};
-
-/** A question asking how to do something ("How do I…", "Which command…", "¿Cómo puedo…?"): a command or an example alone may answer it. */
-export function asksHowTo(question: string, locale: Locale): boolean {
-	return ASKS_HOW_TO[locale].test(question);
-}
-
 /** Every part a line of code. */
 export function isCodeOnly(passage: Passage): boolean {
 	return passage.code.length > 0 && passage.code.every(Boolean);
@@ -110,7 +100,6 @@ function withNamedRows(passage: Passage, question: WeightedQuestion): Passage {
 	if (rows.length === 0 || rows.length === passage.parts.length - 1) return passage;
 	return withParts(passage, [0, ...rows]);
 }
-
 
 /** A run of short lines that are paragraphs rather than a list's items or a table's rows. */
 function isParagraphRun(passage: Passage): boolean {

@@ -231,6 +231,16 @@ const PREPOSITIONS: Record<Locale, ReadonlySet<string>> = {
 	es: new Set(["de", "del", "para", "por", "en", "con", "al", "a"])
 };
 
+const ASKS_HOW_TO: Record<Locale, RegExp> = {
+	en: /^\s*(?:how (?:do|can|should|would) (?:i|you|we|one)|how to|(?:which|what) command)\b/iu,
+	es: /^\s*¿?\s*(?:c[oó]mo (?:hago|puedo|se hace|debo)|qu[eé] (?:comando|orden))(?!\p{L})/iu
+};
+
+/** A question asking how to do something ("How do I…", "Which command…", "¿Cómo puedo…?"): a command or an example alone may answer it. */
+export function asksHowTo(question: string, locale: Locale): boolean {
+	return ASKS_HOW_TO[locale].test(question);
+}
+
 /**
  * The term of the thing a price question prices: in English the last word before "cost" (before
  * any preposition: "a spare lid for the Zephyr-9" → "lid"); in Spanish the first word with a term

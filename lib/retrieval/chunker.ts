@@ -152,10 +152,11 @@ export function markdownHeading(line: string): string | undefined {
 
 const SETEXT_UNDERLINE = /^\s*(=+|-+)\s*$/;
 const LIST_ITEM = /^\s*(?:[-*+•]|\d{1,3}[.)])\s+/;
-const ENDS_SENTENCE = endingIn(".!?…:;,");
+/** A line ending at a sentence mark or a pause (":", ";", ","): no title, and the end of what a line says. */
+const ENDS_CLAUSE = endingIn(".!?…:;,");
 
 function isTitleLike(line: string): boolean {
-	if (line.length > TITLE_LINE_MAX_CHARS || ENDS_SENTENCE.test(line)) return false;
+	if (line.length > TITLE_LINE_MAX_CHARS || ENDS_CLAUSE.test(line)) return false;
 	if (!/^[\p{Lu}\p{N}¿¡]/u.test(line) || !/\p{L}/u.test(line)) return false;
 	return line.split(/\s+/).length <= TITLE_LINE_MAX_WORDS;
 }
@@ -170,7 +171,7 @@ function isTitleLike(line: string): boolean {
  */
 function linesStandAlone(lines: string[], oneBlockPerLine: boolean): boolean {
 	if (lines.some(line => SETEXT_UNDERLINE.test(line))) return false;
-	return oneBlockPerLine || (lines.length > 1 && (!lines.some(line => ENDS_SENTENCE.test(line)) || lines.every(line => ENDS_STATEMENT.test(line))));
+	return oneBlockPerLine || (lines.length > 1 && (!lines.some(line => ENDS_CLAUSE.test(line)) || lines.every(line => ENDS_STATEMENT.test(line))));
 }
 
 /**
@@ -206,7 +207,7 @@ function readGroup(lines: string[], out: Block[], oneBlockPerLine = false, guess
 		} else if (
 			guessHeadings &&
 			isTitleLike(line) &&
-			(i === 0 || ENDS_SENTENCE.test(lines[i - 1])) &&
+			(i === 0 || ENDS_CLAUSE.test(lines[i - 1])) &&
 			(next === undefined || /^[\p{Lu}\p{N}¿¡]/u.test(next) || LIST_ITEM.test(next))
 		) {
 			// A short line that neither continues the previous sentence nor wraps into the next one.

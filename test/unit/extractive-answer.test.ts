@@ -1,7 +1,6 @@
 import { answerExtractively, answerText, extractiveAnswer, weighEvidence } from "../../lib/answer/extractive";
 import { Passage, passagesOf } from "../../lib/answer/passages";
 import { isPointer, onlyPoints } from "../../lib/answer/pointers";
-import { asksHowTo } from "../../lib/answer/given-part";
 import { RANKER } from "../../lib/answer/calibration";
 import { collectAnswer } from "../../lib/answer/events";
 import { lexiconFor } from "../../lib/answer/lexicon";
@@ -11,6 +10,7 @@ import { GenerationIndex } from "../../lib/retrieval/embedded-generation";
 import { vectorizeChunks, vectorizeQuery } from "../../lib/retrieval/vectorize";
 import type { SearchHit } from "../../lib/retrieval/vector-index";
 import { analyze, Locale } from "../../lib/text/tokenize";
+import { asksHowTo } from "../../lib/answer/question";
 import { pdf, word } from "../../lib/extract/parse-tasks";
 import * as fs from "node:fs";
 import * as path from "node:path";

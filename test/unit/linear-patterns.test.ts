@@ -231,7 +231,8 @@ describe("questions", () => {
 		["50,000 'does … cost'", "does a cost ".repeat(50_000)],
 		["40,000 'the x field'", "the x field ".repeat(40_000)],
 		["40,000 'el campo x'", "el campo x ".repeat(40_000)],
-		["30,000 'how long can a be'", "how long can a be ".repeat(30_000)]
+		["30,000 'how long can a be'", "how long can a be ".repeat(30_000)],
+		["30,000 'the maximum file size'", "the maximum file size ".repeat(30_000)]
 	])("%s take milliseconds to read as a question", (_label, question) => {
 		expect(fastest(() => ["en", "es"].forEach(locale => expectedAnswerType(question, locale as "en" | "es")))).toBeLessThan(FAST_MS);
 		expect(fastest(() => ["en", "es"].forEach(locale => asksWhere(question, locale as "en" | "es")))).toBeLessThan(FAST_MS);
