@@ -8,7 +8,8 @@
  * generation index); no model and no network. Tables, per corpus and language, for the dev split
  * and the held-out split (never tuned on): answered with the fact, declined, wrong answer,
  * out-of-scope declined, citation correctness. Then the answer/decline trade-off curve of the
- * current answerer on the dev split.
+ * current answerer on the dev split, and the questions of both splits asked with one slip of the
+ * keyboard each (slips.ts), without and with spelling correction (lib/answer/spelling.ts).
  *
  * `ANSWERS_DUMP=1` also prints the dev split's misses (never the held-out split's).
  * Run: `npx tsx bench/answers.bench.ts`.
@@ -19,12 +20,15 @@ import { indexCorpus } from "./answers/index-corpus";
 import { CORPORA, DevQuestion, isHeldOut, QUESTIONS } from "./answers/dev-set";
 import { grade, Graded, percent, summaryColumns } from "./answers/evaluate";
 import { staleFacts } from "./answers/stale-facts";
-import { AnswerSystem, baseline, current, SystemResult } from "./answers/systems";
+import { withSlip } from "./answers/slips";
+import { AnswerSystem, baseline, current, currentWithoutSpelling, SystemResult } from "./answers/systems";
 import { printMarkdownTable, runStandalone } from "./table";
 
 export interface AnswerBenchResult {
 	graded: Record<string, Graded[]>;
 	probabilities: Array<{ question: DevQuestion; probability: number; fact: boolean }>;
+	/** Both splits asked again with one slip of the keyboard each (slips.ts), without and with correction. */
+	slips: Record<string, Graded[]>;
 }
 
 
@@ -44,6 +48,7 @@ export async function run(): Promise<AnswerBenchResult> {
 	for (const stale of staleFacts()) console.warn(`Warning: ${stale.id}'s pages no longer hold ${JSON.stringify(stale.missing)}; its figures count correct answers as wrong.`);
 	const graded: Record<string, Graded[]> = { [baseline.name]: [], [current.name]: [] };
 	const probabilities: AnswerBenchResult["probabilities"] = [];
+	const slips: Record<string, Graded[]> = { [currentWithoutSpelling.name]: [], [current.name]: [] };
 	for (const corpus of CORPORA) {
 		const index = await indexCorpus(corpus);
 		const { locale } = corpus;
@@ -60,8 +65,13 @@ export async function run(): Promise<AnswerBenchResult> {
 				}
 			}
 		}
+		const slipped = questions.map(q => ({ ...q, q: withSlip(q.q) }));
+		for (const system of [currentWithoutSpelling, current]) {
+			const results = await askAll(system, index, locale, slipped);
+			for (const question of questions) slips[system.name].push(grade(question, results.get(question.id) as SystemResult));
+		}
 	}
-	return { graded, probabilities };
+	return { graded, probabilities, slips };
 }
 
 function rowsFor(label: string, language: string, system: string, graded: Graded[]): Record<string, string> {
@@ -114,12 +124,25 @@ function dumpMisses(result: AnswerBenchResult): void {
 	}
 }
 
+/** The current answerer as the questions were written, and with one slip each, without and with correction (both splits). */
+function slipTable(result: AnswerBenchResult): Array<Record<string, string>> {
+	const rows: Array<Record<string, string>> = [];
+	for (const locale of ["en", "es"] as const) {
+		const ofLocale = (g: Graded) => CORPORA.find(c => c.name === g.question.corpus)?.locale === locale;
+		rows.push({ lang: locale, questions: "as written", ...summaryColumns(result.graded[current.name].filter(ofLocale)) });
+		for (const [system, graded] of Object.entries(result.slips)) rows.push({ lang: locale, questions: `one slip, ${system === current.name ? "corrected" : "no correction"}`, ...summaryColumns(graded.filter(ofLocale)) });
+	}
+	return rows;
+}
+
 export function printTable(result: AnswerBenchResult): void {
 	printMarkdownTable(splitTable(result, false), "Dev split (tuned on):");
 	console.log("");
 	printMarkdownTable(splitTable(result, true), "Held-out split (never tuned on):");
 	console.log("");
 	printMarkdownTable(tradeOff(result), "Answer/decline trade-off of the new answerer (dev split):");
+	console.log("");
+	printMarkdownTable(slipTable(result), "One slip of the keyboard in each question's longest word (both splits, new answerer):");
 	if (process.env.ANSWERS_DUMP) dumpMisses(result);
 }
 

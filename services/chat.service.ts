@@ -20,8 +20,8 @@ import type { AppConfig } from "../config";
 import { chatStream, embedder } from "../lib/ai/openai-compatible";
 import type { CollectedAnswer } from "../lib/answer/events";
 import { answerMessages } from "../lib/answer/messages";
-import { loadLexicons, lexiconFor } from "../lib/answer/lexicon";
-import { questionQuery, RETRIEVE_LIMIT } from "../lib/answer/retrieval-query";
+import { loadLexicons, lexiconFor, spellingFor } from "../lib/answer/lexicon";
+import { QuestionQuery, RETRIEVE_LIMIT, retrieveFor } from "../lib/answer/retrieval-query";
 import { answerQuestion } from "../lib/chat/answer";
 import { appendTurnsUpdate, ConversationDoc, earlierQuestions, exchangeTurns, newConversation } from "../lib/chat/conversations";
 import { EXCHANGE_CHANNELS, ExchangeChannel, ExchangeDoc, newExchange } from "../lib/chat/exchanges";
@@ -53,7 +53,10 @@ interface AskParams {
 /** Everything decided before answering: the question passed every gate. */
 interface Prepared {
 	chatbot: Chatbot;
+	/** The question as the visitor wrote it: what the conversation and the owner's log keep. */
 	question: string;
+	/** The question as answered: with its slips of the keyboard corrected (lib/answer/spelling.ts). */
+	answered: string;
 	conversationId: string;
 	conversationExists: boolean;
 	channel: ExchangeChannel;
@@ -263,20 +266,23 @@ export default function createChatService(config: Readonly<AppConfig>): ServiceS
 				}
 				const known = params.conversation_id ? await this.conversations().findOne({ _id: params.conversation_id, chatbot_id: chatbot._id, expires_at: { $gt: Date.now() } }) : null;
 				const history = earlierQuestions(known?.turns ?? []);
-				const { sparse, embedText } = questionQuery(question, history, chatbot.locale);
-				let query: IndexQuery = { sparse };
-				try {
-					if (embed) query = { sparse, dense: (await embed([embedText]))[0] };
-				} catch (err) {
-					// Without the embeddings endpoint, lexical retrieval alone still answers.
-					this.logger.warn("Embedding the question failed; searching lexically:", (err as Error).message);
-				}
-				const hits = await call<SearchHit[]>(ctx, "vectors.search", { chatbot_id: chatbot._id, query, limit: RETRIEVE_LIMIT, generation: chatbot.generation });
-				return { chatbot, question, conversationId: known?._id ?? newId(), conversationExists: Boolean(known), channel: params.channel ?? "api", usage, hits, history };
+				const search = async ({ sparse, embedText }: QuestionQuery): Promise<SearchHit[]> => {
+					let query: IndexQuery = { sparse };
+					try {
+						if (embed) query = { sparse, dense: (await embed([embedText]))[0] };
+					} catch (err) {
+						// Without the embeddings endpoint, lexical retrieval alone still answers.
+						this.logger.warn("Embedding the question failed; searching lexically:", (err as Error).message);
+					}
+					return call<SearchHit[]>(ctx, "vectors.search", { chatbot_id: chatbot._id, query, limit: RETRIEVE_LIMIT, generation: chatbot.generation });
+				};
+				// A misspelled word is read as the word the sources use; the conversation keeps what was asked.
+				const { question: answered, hits } = await retrieveFor(question, history, chatbot.locale, search, spellingFor(chatbot.locale));
+				return { chatbot, question, answered, conversationId: known?._id ?? newId(), conversationExists: Boolean(known), channel: params.channel ?? "api", usage, hits, history };
 			},
 
 			async *answer(prepared, signal) {
-				const { chatbot, question, hits, history } = prepared;
+				const { chatbot, answered: question, hits, history } = prepared;
 				const events = answerQuestion({
 					question,
 					locale: chatbot.locale,

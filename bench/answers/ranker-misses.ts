@@ -9,14 +9,10 @@
  */
 import { answerText, MAX_ANSWER_CHARS, weighEvidence } from "../../lib/answer/extractive";
 import type { ScoredPassage } from "../../lib/answer/evidence";
+import { describePassage } from "./describe";
 import { lexiconFor } from "../../lib/answer/lexicon";
 import { askedDevQuestions } from "./asked";
 import { answersQuestion } from "./evaluate";
-
-function describe(s: ScoredPassage): string {
-	const features = Object.entries(s.features).map(([name, value]) => `${name}=${value.toFixed(2)}`).join(" ");
-	return `${s.score.toFixed(2)} (chunk #${s.passage.hitRank}) ${features}\n      ${answerText(s.passage).replace(/\n/g, " ⏎ ").slice(0, 200)}`;
-}
 
 async function main(): Promise<void> {
 	const only = process.argv[2]?.split(",");
@@ -34,9 +30,9 @@ async function main(): Promise<void> {
 		if (position >= 0) found++;
 		if (position === 0) continue;
 		console.log(`\n${question.id} first holding the fact: ${position}  p=${evidence.probability.toFixed(2)}  ${question.q}  facts=${JSON.stringify(question.facts)}`);
-		if (evidence.candidates[0]) console.log(`   top:  ${describe(evidence.candidates[0])}`);
-		if (position > 0) console.log(`   fact: ${describe(evidence.candidates[position])}`);
-		for (const s of evidence.candidates.slice(0, topN)) console.log(`   - ${describe(s)}`);
+		if (evidence.candidates[0]) console.log(`   top:  ${describePassage(evidence.candidates[0])}`);
+		if (position > 0) console.log(`   fact: ${describePassage(evidence.candidates[position])}`);
+		for (const s of evidence.candidates.slice(0, topN)) console.log(`   - ${describePassage(s)}`);
 	}
 	console.log(`\nbest passage holds the fact: ${top} of ${asked}; some candidate does: ${found} of ${asked}`);
 }

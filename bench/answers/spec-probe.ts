@@ -8,11 +8,15 @@
  * benchmark's corpora.
  *
  * Run: `npx tsx bench/answers/spec-probe.ts <checkout>` (`-- --verbose` lists every miss with the
- * passage chosen and its probability). The questions and their facts are written here; the facts are words of the
+ * passage chosen and its probability; `--candidates=t02,p02` lists those questions' first five
+ * candidate passages with their features, as ranker-misses.ts does for the dev split). The questions and their facts are written here; the facts are words of the
  * pages, matched as the benchmark matches them (bench/answers/evaluate.ts).
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { weighEvidence } from "../../lib/answer/extractive";
+import { lexiconFor } from "../../lib/answer/lexicon";
+import { questionQuery, RETRIEVE_LIMIT } from "../../lib/answer/retrieval-query";
 import { readableText } from "../../lib/crawl/readable-text";
 import { chunkSources, ChunkSource } from "../../lib/retrieval/chunker";
 import { GenerationIndex } from "../../lib/retrieval/embedded-generation";
@@ -22,6 +26,7 @@ import { printMarkdownTable } from "../table";
 import { pageHtml } from "./corpus";
 import type { DevQuestion } from "./dev-set";
 import { grade, Graded, holdsFact, summaryColumns } from "./evaluate";
+import { describePassage } from "./describe";
 import { baseline, current, SystemResult } from "./systems";
 
 const SPEC_VERSION = "2025-06-18";
@@ -115,6 +120,7 @@ async function main(): Promise<void> {
 	const checkout = process.argv.slice(2).find(arg => !arg.startsWith("--"));
 	if (!checkout) throw new Error("usage: npx tsx bench/answers/spec-probe.ts <checkout of modelcontextprotocol/modelcontextprotocol> [--verbose]");
 	const verbose = process.argv.includes("--verbose");
+	const listed = process.argv.find(arg => arg.startsWith("--candidates="))?.slice("--candidates=".length).split(",") ?? [];
 	const index = new GenerationIndex();
 	for (const item of await vectorizeChunks(chunkSources(loadPages(checkout)), { locale: "en" })) index.add(item);
 	const questions: DevQuestion[] = QUESTIONS.map(([id, q, facts, page]) => ({ id, corpus: "spec", q, facts: facts ?? [], pages: page ? [page] : [], oos: facts === null }));
@@ -135,6 +141,12 @@ async function main(): Promise<void> {
 			const read = Object.entries(result.features ?? {}).map(([name, value]) => `${name}=${value.toFixed(2)}`).join(" ");
 			console.log(`${g.question.id} ${kind} (p ${(result.probability ?? 0).toFixed(2)}): ${g.question.q}\n    ${read}\n    > ${chosen.replace(/\n/g, " ⏎ ").slice(0, 200)}`);
 		}
+	}
+	for (const question of questions.filter(q => listed.includes(q.id))) {
+		const hits = index.search({ sparse: questionQuery(question.q, [], "en").sparse }, RETRIEVE_LIMIT);
+		const evidence = weighEvidence({ question: question.q, locale: "en", hits, ...lexiconFor("en") });
+		console.log(`\n${question.id} p=${evidence.probability.toFixed(2)} ${question.q}`);
+		for (const s of evidence.candidates.slice(0, 5)) console.log(`   - ${describePassage(s)}`);
 	}
 	printMarkdownTable(rows, `Model Context Protocol specification ${SPEC_VERSION}, five pages (outside the benchmark)`);
 }

@@ -6,14 +6,17 @@
  */
 import { answerWith, extractiveAnswer, weighEvidence } from "../../lib/answer/extractive";
 import type { DecisionFeatures } from "../../lib/answer/evidence";
-import { questionQuery, RETRIEVE_LIMIT } from "../../lib/answer/retrieval-query";
+import { QuestionQuery, questionQuery, RETRIEVE_LIMIT, retrieveFor } from "../../lib/answer/retrieval-query";
 import type { GenerationIndex } from "../../lib/retrieval/embedded-generation";
 import { vectorizeQuery } from "../../lib/retrieval/vectorize";
 import type { Locale } from "../../lib/text/tokenize";
-import { lexiconFor } from "../../lib/answer/lexicon";
+import { lexiconFor, spellingFor } from "../../lib/answer/lexicon";
 import { extractiveAnswer as baselineAnswer } from "./baseline-extractive";
 
-/** `ANSWERS_NO_VECTORS=1` / `ANSWERS_NO_WORDNET=1` measure the new answerer without the word vectors / the WordNet related words. */
+/**
+ * `ANSWERS_NO_VECTORS=1` / `ANSWERS_NO_WORDNET=1` / `ANSWERS_NO_SPELLING=1` measure the new answerer
+ * without the word vectors / the WordNet related words / spelling correction.
+ */
 const lexicon = (locale: Locale) => lexiconFor(locale, { vectors: !process.env.ANSWERS_NO_VECTORS, relatedWords: !process.env.ANSWERS_NO_WORDNET });
 import type { Outcome } from "./evaluate";
 
@@ -49,15 +52,25 @@ export const baseline: AnswerSystem = {
 	}
 };
 
-export const current: AnswerSystem = {
-	name: "new",
-	async ask(index, { question, history, locale }) {
-		const hits = index.search({ sparse: questionQuery(question, history, locale).sparse }, RETRIEVE_LIMIT);
-		const input = { question, locale, hits, history, ...lexicon(locale) };
-		const answer = extractiveAnswer(input);
-		const evidence = weighEvidence(input);
-		const chosen = evidence.best ? answerWith(evidence) : undefined;
-		const candidate = chosen ? { answered: true, text: chosen.text, cited: chosen.chunks.map(c => c.sourceId) } : { answered: false, text: "", cited: [] };
-		return { answered: answer.answered, text: answer.text, cited: answer.citations.map(c => c.sourceId), probability: evidence.probability, candidate, features: evidence.features };
-	}
-};
+/** The current answerer; `correctSpelling: false` leaves a question's slips as they are (the typo table's "no correction" row). */
+function currentAnswerer(name: string, correctSpelling: boolean): AnswerSystem {
+	return {
+		name,
+		async ask(index, { question, history, locale }) {
+			const search = async (query: QuestionQuery) => index.search({ sparse: query.sparse }, RETRIEVE_LIMIT);
+			const { question: asked, hits } =
+				correctSpelling && !process.env.ANSWERS_NO_SPELLING
+					? await retrieveFor(question, history, locale, search, spellingFor(locale))
+					: { question, hits: await search(questionQuery(question, history, locale)) };
+			const input = { question: asked, locale, hits, history, ...lexicon(locale) };
+			const answer = extractiveAnswer(input);
+			const evidence = weighEvidence(input);
+			const chosen = evidence.best ? answerWith(evidence) : undefined;
+			const candidate = chosen ? { answered: true, text: chosen.text, cited: chosen.chunks.map(c => c.sourceId) } : { answered: false, text: "", cited: [] };
+			return { answered: answer.answered, text: answer.text, cited: answer.citations.map(c => c.sourceId), probability: evidence.probability, candidate, features: evidence.features };
+		}
+	};
+}
+
+export const current = currentAnswerer("new", true);
+export const currentWithoutSpelling = currentAnswerer("new, no spelling correction", false);

@@ -10,6 +10,7 @@ import type { Locale } from "../text/tokenize";
 import { readRelatedWords, RelatedWords } from "../text/related-words";
 import { readWordVectors, vectorRelatedness, WordVectors } from "../text/word-vectors";
 import type { RelatednessFn } from "./evidence";
+import type { SpellingOptions } from "./spelling";
 
 const ENGLISH_VECTORS = path.resolve(__dirname, "../../assets/word-vectors.en.bin");
 const ENGLISH_RELATED_WORDS = path.resolve(__dirname, "../../assets/related-words.en.bin");
@@ -59,4 +60,17 @@ export function lexiconFor(locale: Locale, parts: LexiconParts = {}): Lexicon {
 	const words = parts.relatedWords === false ? undefined : english?.words;
 	const related = combinedRelatedness(vectors ? vectorRelatedness(vectors) : undefined, words);
 	return { ...(related ? { related } : {}), ...(vectors ? { rank: (term: string) => vectors.rank(term) } : {}) };
+}
+
+/**
+ * What spelling correction (spelling.ts) knows of the locale: the frequency rank of English words
+ * (the word vectors' order), and every word the vectors or WordNet hold as a word, never a slip.
+ */
+export function spellingFor(locale: Locale): SpellingOptions {
+	if (locale !== "en") return {};
+	loadLexicons();
+	const vectors = english?.vectors;
+	const words = english?.words;
+	if (!vectors) return {};
+	return { rank: term => vectors.rank(term), known: term => vectors.has(term) || (words?.has(term) ?? false) };
 }

@@ -5,8 +5,11 @@
  */
 import { weightedQueryVector } from "../retrieval/sparse";
 import type { SparseVector } from "../retrieval/sparse";
+import type { SearchHit } from "../retrieval/vector-index";
 import type { Locale } from "../text/tokenize";
 import { weightedQuestion } from "./follow-up";
+import { analyzedChunk } from "./chunk-analysis";
+import { corrected, spellingCorrections, SpellingOptions } from "./spelling";
 
 /** Chunks retrieved per question: a pool wide enough for passages to be re-scored, small enough to stay fast. */
 export const RETRIEVE_LIMIT = 16;
@@ -24,4 +27,39 @@ export function questionQuery(question: string, history: readonly string[], loca
 		sparse: weightedQueryVector(weighted.terms),
 		embedText: weighted.usedContext && previous ? `${previous}\n${question}` : question
 	};
+}
+
+export interface Retrieved {
+	/** The question as answered: as asked, or with its slips corrected (spelling.ts). */
+	question: string;
+	hits: SearchHit[];
+}
+
+/**
+ * Retrieves the chunks for a question. When the question misspells a word (spelling.ts: "suport"
+ * beside the retrieved text's "Support"), it retrieves again for the corrected question, which is
+ * then the one answered; the conversation keeps the question as it was asked. A correction to a
+ * common word of the language rather than to a word of the retrieved text stands only when the new
+ * retrieval meets it: "fetcher", a word the lexicon does not know, is not turned into "fletcher".
+ */
+export async function retrieveFor(
+	question: string,
+	history: readonly string[],
+	locale: Locale,
+	search: (query: QuestionQuery) => Promise<SearchHit[]>,
+	spelling: SpellingOptions = {}
+): Promise<Retrieved> {
+	const hits = await search(questionQuery(question, history, locale));
+	let corrections = spellingCorrections(question, locale, hits, spelling);
+	if (corrections.length === 0) return { question, hits };
+	let asked = corrected(question, corrections);
+	let found = await search(questionQuery(asked, history, locale));
+	const met = new Set(found.flatMap(hit => [...analyzedChunk(hit.chunk, locale).terms]));
+	const standing = corrections.filter(c => c.from === "retrieved" || met.has(c.term));
+	if (standing.length === corrections.length) return { question: asked, hits: found };
+	if (standing.length === 0) return { question, hits };
+	corrections = standing;
+	asked = corrected(question, corrections);
+	found = await search(questionQuery(asked, history, locale));
+	return { question: asked, hits: found };
 }

@@ -35,6 +35,8 @@ export interface RelatedWords {
 	readonly pairs: number;
 	/** Relatedness of two terms in [0, 1]; 0 when WordNet does not relate them, or calls them opposites. */
 	relatedness(a: string, b: string): number;
+	/** Whether the file holds the term at all: a word of the language as WordNet knows it. */
+	has(term: string): boolean;
 	/** True when WordNet calls the two terms opposites. */
 	opposite(a: string, b: string): boolean;
 }
@@ -127,6 +129,7 @@ export function decodeRelatedWords(file: Buffer): RelatedWords {
 		terms: count,
 		pairs: pairCount,
 		relatedness: (a, b) => Math.max(0, strengthOf(a, b)) / 100,
+		has: term => index.has(term),
 		opposite: (a, b) => strengthOf(a, b) === OPPOSITE
 	};
 }

@@ -118,6 +118,16 @@ describe("POST /api/chat/{slug}/messages", () => {
 		expect(latest.turns.map(t => t.text)).toEqual(["How long is the warranty?", first.body.answer, "Where do orders ship from?", second.body.answer]);
 	});
 
+	it("reads a misspelled word as the word the sources use, and keeps the question as it was typed", async () => {
+		const { slug } = await smallCapChatbot("en", 5, "Support: the help desk answers on weekdays between 08:15 and 16:45.\n\nThe kettle should be descaled every 11 weeks.");
+		const reply = await ask(app.baseUrl, slug, "How often should the kettle be desacled?");
+		expect(reply.status).toBe(200);
+		expect(reply.body.answer).toContain("every 11 weeks");
+		const stored = fs.readFileSync(path.join(app.dataDir, "conversations.db"), "utf8");
+		const line = stored.split("\n").filter(l => l.includes(reply.body.conversation_id)).at(-1) as string;
+		expect((JSON.parse(line) as { turns: Array<{ text: string }> }).turns[0].text).toBe("How often should the kettle be desacled?");
+	});
+
 	it("refuses invalid messages with 400 validation_failed and invalid JSON with 400 invalid_json", async () => {
 		for (const body of [{}, { message: "" }, { message: "x".repeat(2001) }, { message: "hi", extra: 1 }]) {
 			const refused = await request(`${app.baseUrl}/api/chat/${demo.slug}/messages`, { body });

@@ -1,0 +1,265 @@
+/**
+ * Slips of the keyboard in a question ("suport", "desacled", "empeizan"), corrected to the words of
+ * the text retrieved for it. A question's longest word is most often the one that says what it asks
+ * about, and one slip in it made the development questions of the answer benchmark go from 66 % to
+ * 28 % answered with the fact: BM25 and the passage scores match terms, and a misspelled term
+ * matches nothing.
+ *
+ * A word is corrected only when all of these hold, so a word spelled right is left as it is:
+ * - it is a plain word of at least `MIN_WORD_LETTERS` letters, not part of a name in code
+ *   ("max_retry", "getCookies") nor capitalised past the question's first word (a name);
+ * - neither it nor its term is in the retrieved text (headings and page titles included), nor a
+ *   derivation of a term there ("fetcher" beside "fetch", which passage scoring relates);
+ * - it is no word of the language as far as the lexicon knows (English has a list of its common
+ *   words; Spanish has none, so there the other rules carry it);
+ * - exactly one word of the retrieved text, starting with the same letter, is the nearest to it and
+ *   at most `maxDistance` edits away (a letter added, dropped, changed, or two swapped).
+ *
+ * The retrieved text is what the rest of the question found; when the slip was in the only word
+ * that could find the right page, there is nothing to correct it to, and it stays.
+ */
+import type { SearchHit } from "../retrieval/vector-index";
+import { analyze, foldAccents, Locale } from "../text/tokenize";
+import { analyzedChunk } from "./chunk-analysis";
+import { formRelatedness } from "./evidence";
+
+/** Shorter words have too many neighbours one edit away ("form"/"from") to correct safely. */
+const MIN_WORD_LETTERS = 5;
+/**
+ * In a language without a lexicon, every word the retrieved text lacks is a suspect, and its short
+ * words have neighbours of other meanings one edit away ("pagar" / "pasar"): only longer ones are read.
+ */
+const MIN_WORD_LETTERS_UNCHECKED = 7;
+/** Longer "words" are glued text or hashes, never a slip worth reading. */
+const MAX_WORD_LETTERS = 24;
+/** Terms shorter than this are too alike to match one another by their stems (Spanish "falt" / "fall"). */
+const MIN_TERM_LETTERS = 5;
+/** Words of one message examined at most: a long message of unknown words costs no more than this. */
+const MAX_EXAMINED = 16;
+
+/** A run of letters, with what touches it on either side (for names in code). */
+const WORD = /\p{L}+/gu;
+/** Characters that join letters into a name in code ("max_retry", "api-key", "tools/list", "bytes.parse") or a contraction ("doesn't"). */
+const NAME_JOINER = /[\p{N}_\-./@$'\u2019]/u;
+const CAPITAL = /\p{Lu}/u;
+
+export interface SpellingOptions {
+	/**
+	 * Frequency rank of a term in general use (0 = most common), undefined for a word the lexicon
+	 * does not know: a known word is never a slip, and a slip no retrieved word explains is corrected
+	 * to the commonest known word one edit away.
+	 */
+	rank?: (term: string) => number | undefined;
+	/** Whether the lexicon holds the term as a word of the language (more words than it ranks). */
+	known?: (term: string) => boolean;
+}
+
+export interface Correction {
+	/** The word as the question wrote it, and where. */
+	word: string;
+	at: number;
+	replacement: string;
+	/** The replacement's term, which the corrected question's retrieval should meet. */
+	term: string;
+	/** Where the replacement comes from: the retrieved text, or the language's common words. */
+	from: "retrieved" | "lexicon";
+}
+
+/** The question's probable slips and their corrections, in the question's order; [] when it has none. */
+export function spellingCorrections(question: string, locale: Locale, hits: readonly SearchHit[], options: SpellingOptions = {}): Correction[] {
+	const present = new Set<string>();
+	for (const { chunk } of hits) {
+		const analysis = analyzedChunk(chunk, locale);
+		for (const term of analysis.terms) present.add(term);
+		for (const term of analysis.context) present.add(term);
+	}
+	const suspects = suspectWords(question, locale, present, options);
+	if (suspects.length === 0) return [];
+	const vocabulary = retrievedWords(hits, locale);
+	const out: Correction[] = [];
+	for (const suspect of suspects) {
+		const retrieved = nearestRetrieved(suspect, vocabulary, locale);
+		const replacement = retrieved ?? commonestKnown(suspect.folded, locale, options);
+		const [term] = replacement ? analyze(replacement, locale) : [];
+		if (replacement && term) out.push({ word: suspect.word, at: suspect.at, replacement, term, from: retrieved ? "retrieved" : "lexicon" });
+	}
+	return out;
+}
+
+/** The question with the corrections made. */
+export function corrected(question: string, corrections: readonly Correction[]): string {
+	let out = question;
+	// Right to left, so earlier offsets stay valid as words change length.
+	for (const c of [...corrections].sort((a, b) => b.at - a.at)) out = out.slice(0, c.at) + c.replacement + out.slice(c.at + c.word.length);
+	return out;
+}
+
+interface Suspect {
+	word: string;
+	/** Lower-case, accents folded. */
+	folded: string;
+	/** Its term (stemmed): a slip before a suffix ("straemed") is nearer the right stem than the right word. */
+	term: string;
+	at: number;
+}
+
+/** Words of the question that may be slips: plain, long enough, and unknown both to the retrieved text and to the lexicon. */
+function suspectWords(question: string, locale: Locale, present: ReadonlySet<string>, { rank, known }: SpellingOptions): Suspect[] {
+	const out: Suspect[] = [];
+	let examined = 0;
+	let first = true;
+	for (const match of question.matchAll(WORD)) {
+		const word = match[0];
+		const at = match.index;
+		const opening = first;
+		first = false;
+		if (word.length < (LETTERS[locale] ? MIN_WORD_LETTERS : MIN_WORD_LETTERS_UNCHECKED) || word.length > MAX_WORD_LETTERS) continue;
+		if (NAME_JOINER.test(question.charAt(at - 1)) || NAME_JOINER.test(question.charAt(at + word.length))) continue;
+		if (CAPITAL.test(opening ? word.slice(1) : word)) continue;
+		if (++examined > MAX_EXAMINED) break;
+		const terms = analyze(word, locale);
+		if (terms.length !== 1 || present.has(terms[0]) || rank?.(terms[0]) !== undefined || known?.(terms[0])) continue;
+		// A derivation of a retrieved word ("fetcher" beside "fetch") is matched as one when passages are scored.
+		if ([...present].some(other => formRelatedness(terms[0], other) > 0)) continue;
+		out.push({ word, folded: foldAccents(word.toLowerCase()), term: terms[0], at });
+	}
+	return out;
+}
+
+interface Vocabulary {
+	/** Words of the retrieved text: lower-case, accents folded → as written (lower-case) and how often. */
+	words: Map<string, { word: string; count: number }>;
+	/** Their terms → the commonest word with that term, and how often the term occurs. */
+	terms: Map<string, { word: string; count: number }>;
+}
+
+function retrievedWords(hits: readonly SearchHit[], locale: Locale): Vocabulary {
+	const words = new Map<string, { word: string; count: number }>();
+	for (const { chunk } of hits) {
+		for (const text of [chunk.text, chunk.heading ?? "", chunk.title]) {
+			for (const match of text.matchAll(WORD)) {
+				const word = match[0].toLowerCase();
+				if (word.length < MIN_WORD_LETTERS - 1 || word.length > MAX_WORD_LETTERS + 2) continue;
+				const folded = foldAccents(word);
+				const entry = words.get(folded);
+				if (entry) entry.count++;
+				else words.set(folded, { word, count: 1 });
+			}
+		}
+	}
+	const terms = new Map<string, { word: string; count: number; best: number }>();
+	for (const { word, count } of words.values()) {
+		const [term] = analyze(word, locale);
+		if (!term) continue;
+		const entry = terms.get(term);
+		if (!entry) terms.set(term, { word, count, best: count });
+		else {
+			entry.count += count;
+			if (count > entry.best) Object.assign(entry, { word, best: count });
+		}
+	}
+	return { words, terms };
+}
+
+/**
+ * The retrieved word nearest to the suspect, by its letters or, in a language with a lexicon, by
+ * its term: Spanish words one edit apart by their stems are as often different words ("contest" of
+ * "contesta" and "content") as slips.
+ */
+function nearestRetrieved(suspect: Suspect, vocabulary: Vocabulary, locale: Locale): string | undefined {
+	const byLetters = nearest(suspect.folded, vocabulary.words);
+	if (byLetters || !LETTERS[locale] || suspect.term.length < MIN_TERM_LETTERS) return byLetters;
+	return nearest(suspect.term, vocabulary.terms);
+}
+
+/** The one key of `candidates` one edit from `key`; undefined when none is, or two are and are equally common. */
+function nearest(key: string, candidates: ReadonlyMap<string, { word: string; count: number }>): string | undefined {
+	const budget = 1;
+	let best: { word: string; distance: number; count: number } | undefined;
+	let tied = false;
+	for (const [candidate, { word, count }] of candidates) {
+		if (candidate[0] !== key[0] || Math.abs(candidate.length - key.length) > budget) continue;
+		const distance = editDistance(key, candidate, budget);
+		if (distance > budget) continue;
+		if (!best || distance < best.distance || (distance === best.distance && count > best.count)) {
+			best = { word, distance, count };
+			tied = false;
+		} else if (distance === best.distance && count === best.count) tied = true;
+	}
+	return best && !tied ? best.word : undefined;
+}
+
+/** Letters a slip may have dropped or changed, per locale with a lexicon. */
+const LETTERS: Partial<Record<Locale, string>> = { en: "abcdefghijklmnopqrstuvwxyz" };
+
+/**
+ * The commonest word of the language one edit away from `folded` (a letter dropped, added, struck
+ * for a neighbouring key, or two swapped), keeping its first letter; undefined without a lexicon.
+ */
+function commonestKnown(folded: string, locale: Locale, { rank }: SpellingOptions): string | undefined {
+	const letters = LETTERS[locale];
+	if (!rank || !letters) return undefined;
+	let best: { word: string; rank: number } | undefined;
+	for (const variant of edits(folded, letters)) {
+		if (variant[0] !== folded[0]) continue;
+		const terms = analyze(variant, locale);
+		const r = terms.length === 1 ? rank(terms[0]) : undefined;
+		if (r !== undefined && (!best || r < best.rank)) best = { word: variant, rank: r };
+	}
+	return best?.word;
+}
+
+/** Every string one edit away from `word` (as `editDistance` counts edits). */
+function* edits(word: string, letters: string): Generator<string> {
+	for (let i = 0; i <= word.length; i++) {
+		const head = word.slice(0, i);
+		const tail = word.slice(i);
+		if (tail) yield head + tail.slice(1);
+		if (tail.length > 1) yield head + tail[1] + tail[0] + tail.slice(2);
+		for (const letter of letters) {
+			if (tail && besideOnKeyboard(tail[0], letter)) yield head + letter + tail.slice(1);
+			yield head + letter + tail;
+		}
+	}
+}
+
+/**
+ * Neighbours of each letter on a QWERTY keyboard (Spanish keyboards place the letters alike). A
+ * letter struck for another is a slip when the two keys touch; "parsing" for "parting" or "pagar"
+ * for "pasar" are other words.
+ */
+const KEY_NEIGHBOURS: Readonly<Record<string, string>> = {
+	q: "wa", w: "qeas", e: "wrsd", r: "etdf", t: "ryfg", y: "tugh", u: "yihj", i: "uojk", o: "ipkl", p: "ol",
+	a: "qwsz", s: "adwezx", d: "sferxc", f: "dgrtcv", g: "fhtyvb", h: "gjyubn", j: "hkuinm", k: "jliom", l: "kop",
+	z: "asx", x: "zcsd", c: "xvdf", v: "cbfg", b: "vngh", n: "bmhj", m: "njk"
+};
+
+function besideOnKeyboard(a: string, b: string): boolean {
+	return KEY_NEIGHBOURS[a]?.includes(b) ?? false;
+}
+
+/**
+ * Edits between two words (a letter added or dropped, a letter struck for a neighbouring key, two
+ * adjacent letters swapped; any other change of letter counts two), or `budget + 1` as soon as it
+ * must exceed `budget`.
+ */
+export function editDistance(a: string, b: string, budget: number): number {
+	let before = new Array<number>(b.length + 1).fill(0);
+	let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+	for (let i = 1; i <= a.length; i++) {
+		const row = new Array<number>(b.length + 1);
+		row[0] = i;
+		let smallest = row[0];
+		for (let j = 1; j <= b.length; j++) {
+			const cost = a[i - 1] === b[j - 1] ? 0 : besideOnKeyboard(a[i - 1], b[j - 1]) ? 1 : 2;
+			let d = Math.min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + cost);
+			if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, before[j - 2] + 1);
+			row[j] = d;
+			if (d < smallest) smallest = d;
+		}
+		if (smallest > budget) return budget + 1;
+		before = previous;
+		previous = row;
+	}
+	return Math.min(previous[b.length], budget + 1);
+}
