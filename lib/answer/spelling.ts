@@ -1,22 +1,24 @@
 /**
- * Slips of the keyboard in a question ("suport", "desacled", "empeizan"), corrected to the words of
+ * Slips of the keyboard in a question ("suport", "desacled", "wararnty"), corrected to the words of
  * the text retrieved for it. A question's longest word is most often the one that says what it asks
- * about, and one slip in it made the development questions of the answer benchmark go from 66 % to
- * 28 % answered with the fact: BM25 and the passage scores match terms, and a misspelled term
- * matches nothing.
+ * about, and one slip in it took the answer benchmark's questions from 66 % to 28 % answered with
+ * the fact: BM25 and the passage scores match terms, and a misspelled term matches nothing.
  *
- * A word is corrected only when all of these hold, so a word spelled right is left as it is:
- * - it is a plain word of at least `MIN_WORD_LETTERS` letters, not part of a name in code
- *   ("max_retry", "getCookies") nor capitalised past the question's first word (a name);
+ * A word is read as a slip only when all of these hold, so a word spelled right is left as it is:
+ * - it is a plain word of at least `MIN_WORD_LETTERS` letters (`MIN_WORD_LETTERS_UNCHECKED` in a
+ *   language without a lexicon), not part of a name in code ("max_retry", "getCookies") nor
+ *   capitalised past the question's first word (a name);
  * - neither it nor its term is in the retrieved text (headings and page titles included), nor a
  *   derivation of a term there ("fetcher" beside "fetch", which passage scoring relates);
- * - it is no word of the language as far as the lexicon knows (English has a list of its common
- *   words; Spanish has none, so there the other rules carry it);
- * - exactly one word of the retrieved text, starting with the same letter, is the nearest to it and
- *   at most `maxDistance` edits away (a letter added, dropped, changed, or two swapped).
+ * - the lexicon does not know it as a word of the language (English: the word vectors' and
+ *   WordNet's words; Spanish has none, so there the other rules carry it).
  *
- * The retrieved text is what the rest of the question found; when the slip was in the only word
- * that could find the right page, there is nothing to correct it to, and it stays.
+ * It is corrected to the one word of the retrieved text, with the same first letter, one edit away:
+ * a letter dropped or added, two swapped, or a letter struck for one on a neighbouring key (in
+ * English also by its term: "straemed" to "stream"). Failing that, in English, to the commonest
+ * known word one edit away, which the caller keeps only if retrieval meets it (retrieval-query.ts).
+ * When the slip was in the only word that could find the right page and no common word is one edit
+ * away, there is nothing to correct it to, and it stays.
  */
 import type { SearchHit } from "../retrieval/vector-index";
 import { analyze, foldAccents, Locale } from "../text/tokenize";
