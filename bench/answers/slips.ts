@@ -5,9 +5,9 @@
  * are the same letter, loses one of them ("support" → "suport"). Deterministic, so runs compare.
  * The word is not chosen to suit the correction: it is the one a question can least do without.
  */
+import { isPlainWord } from "../../lib/answer/spelling";
+
 const WORD = /\p{L}+/gu;
-const JOINER = /[\p{N}_\-./@$'\u2019]/u;
-const CAPITAL = /\p{Lu}/u;
 const MIN_LETTERS = 6;
 
 export function withSlip(question: string): string {
@@ -15,8 +15,7 @@ export function withSlip(question: string): string {
 	for (const match of question.matchAll(WORD)) {
 		const word = match[0];
 		const at = match.index;
-		if (word.length < MIN_LETTERS || CAPITAL.test(at === 0 ? word.slice(1) : word)) continue;
-		if (JOINER.test(question.charAt(at - 1)) || JOINER.test(question.charAt(at + word.length))) continue;
+		if (word.length < MIN_LETTERS || !isPlainWord(question, at, word, at === 0)) continue;
 		if (!longest || word.length > longest.word.length) longest = { word, at };
 	}
 	if (!longest) return question;

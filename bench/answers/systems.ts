@@ -13,10 +13,7 @@ import type { Locale } from "../../lib/text/tokenize";
 import { lexiconFor, spellingFor } from "../../lib/answer/lexicon";
 import { extractiveAnswer as baselineAnswer } from "./baseline-extractive";
 
-/**
- * `ANSWERS_NO_VECTORS=1` / `ANSWERS_NO_WORDNET=1` / `ANSWERS_NO_SPELLING=1` measure the new answerer
- * without the word vectors / the WordNet related words / spelling correction.
- */
+/** `ANSWERS_NO_VECTORS=1` / `ANSWERS_NO_WORDNET=1` measure the new answerer without the word vectors / the WordNet related words. */
 const lexicon = (locale: Locale) => lexiconFor(locale, { vectors: !process.env.ANSWERS_NO_VECTORS, relatedWords: !process.env.ANSWERS_NO_WORDNET });
 import type { Outcome } from "./evaluate";
 
@@ -59,7 +56,7 @@ function currentAnswerer(name: string, correctSpelling: boolean): AnswerSystem {
 		async ask(index, { question, history, locale }) {
 			const search = async (query: QuestionQuery) => index.search({ sparse: query.sparse }, RETRIEVE_LIMIT);
 			const { question: asked, hits } =
-				correctSpelling && !process.env.ANSWERS_NO_SPELLING
+				correctSpelling
 					? await retrieveFor(question, history, locale, search, spellingFor(locale))
 					: { question, hits: await search(questionQuery(question, history, locale)) };
 			const input = { question: asked, locale, hits, history, ...lexicon(locale) };

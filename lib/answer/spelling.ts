@@ -39,21 +39,21 @@ const MIN_TERM_LETTERS = 5;
 /** Words of one message examined at most: a long message of unknown words costs no more than this. */
 const MAX_EXAMINED = 16;
 
-/** A run of letters, with what touches it on either side (for names in code). */
+/** A run of letters (a word, or a part of a name in code). */
 const WORD = /\p{L}+/gu;
 /** Characters that join letters into a name in code ("max_retry", "api-key", "tools/list", "bytes.parse") or a contraction ("doesn't"). */
 const NAME_JOINER = /[\p{N}_\-./@$'\u2019]/u;
 const CAPITAL = /\p{Lu}/u;
 
 export interface SpellingOptions {
+	/** Whether the lexicon holds the term as a word of the language: a known word is never a slip. */
+	known?: (term: string) => boolean;
 	/**
 	 * Frequency rank of a term in general use (0 = most common), undefined for a word the lexicon
-	 * does not know: a known word is never a slip, and a slip no retrieved word explains is corrected
-	 * to the commonest known word one edit away.
+	 * does not rank: a slip no retrieved word explains is corrected to the commonest ranked word one
+	 * edit away.
 	 */
 	rank?: (term: string) => number | undefined;
-	/** Whether the lexicon holds the term as a word of the language (more words than it ranks). */
-	known?: (term: string) => boolean;
 }
 
 export interface Correction {
@@ -69,13 +69,17 @@ export interface Correction {
 
 /** The question's probable slips and their corrections, in the question's order; [] when it has none. */
 export function spellingCorrections(question: string, locale: Locale, hits: readonly SearchHit[], options: SpellingOptions = {}): Correction[] {
+	// Most questions hold no word the lexicon does not know: the retrieved text is read only when one does.
+	const unknown = unknownWords(question, locale, options);
+	if (unknown.length === 0) return [];
 	const present = new Set<string>();
 	for (const { chunk } of hits) {
 		const analysis = analyzedChunk(chunk, locale);
 		for (const term of analysis.terms) present.add(term);
 		for (const term of analysis.context) present.add(term);
 	}
-	const suspects = suspectWords(question, locale, present, options);
+	// A derivation of a retrieved word ("fetcher" beside "fetch") is matched as one when passages are scored.
+	const suspects = unknown.filter(w => !present.has(w.term) && ![...present].some(other => formRelatedness(w.term, other) > 0));
 	if (suspects.length === 0) return [];
 	const vocabulary = retrievedWords(hits, locale);
 	const out: Correction[] = [];
@@ -105,9 +109,20 @@ interface Suspect {
 	at: number;
 }
 
-/** Words of the question that may be slips: plain, long enough, and unknown both to the retrieved text and to the lexicon. */
-function suspectWords(question: string, locale: Locale, present: ReadonlySet<string>, { rank, known }: SpellingOptions): Suspect[] {
+/**
+ * Whether the letters `word` at `at` in `text` stand as a plain word: no name in code (nothing such
+ * as "_", "-", "." or a digit touching it) and no name (no capital, past the first letter of the
+ * `opening` word).
+ */
+export function isPlainWord(text: string, at: number, word: string, opening: boolean): boolean {
+	if (NAME_JOINER.test(text.charAt(at - 1)) || NAME_JOINER.test(text.charAt(at + word.length))) return false;
+	return !CAPITAL.test(opening ? word.slice(1) : word);
+}
+
+/** Plain words of the question, long enough, whose single term the lexicon does not know: slips, if the retrieved text lacks them too. */
+function unknownWords(question: string, locale: Locale, { known }: SpellingOptions): Suspect[] {
 	const out: Suspect[] = [];
+	const minLetters = LETTERS[locale] ? MIN_WORD_LETTERS : MIN_WORD_LETTERS_UNCHECKED;
 	let examined = 0;
 	let first = true;
 	for (const match of question.matchAll(WORD)) {
@@ -115,14 +130,10 @@ function suspectWords(question: string, locale: Locale, present: ReadonlySet<str
 		const at = match.index;
 		const opening = first;
 		first = false;
-		if (word.length < (LETTERS[locale] ? MIN_WORD_LETTERS : MIN_WORD_LETTERS_UNCHECKED) || word.length > MAX_WORD_LETTERS) continue;
-		if (NAME_JOINER.test(question.charAt(at - 1)) || NAME_JOINER.test(question.charAt(at + word.length))) continue;
-		if (CAPITAL.test(opening ? word.slice(1) : word)) continue;
+		if (word.length < minLetters || word.length > MAX_WORD_LETTERS || !isPlainWord(question, at, word, opening)) continue;
 		if (++examined > MAX_EXAMINED) break;
 		const terms = analyze(word, locale);
-		if (terms.length !== 1 || present.has(terms[0]) || rank?.(terms[0]) !== undefined || known?.(terms[0])) continue;
-		// A derivation of a retrieved word ("fetcher" beside "fetch") is matched as one when passages are scored.
-		if ([...present].some(other => formRelatedness(terms[0], other) > 0)) continue;
+		if (terms.length !== 1 || known?.(terms[0])) continue;
 		out.push({ word, folded: foldAccents(word.toLowerCase()), term: terms[0], at });
 	}
 	return out;
