@@ -10,7 +10,8 @@
  * "rastrea"/"rastreadas", or a related word from the optional `related` lexicon). From these come
  * the passage's features: the weight
  * share matched each way, whether the focus is matched at all, whether it holds the kind of answer
- * the question expects (answer-type.ts), how close together the matched words stand, how much it
+ * the question expects (answer-type.ts), whether a condition it states holds the case the question
+ * asks about (condition.ts), how close together the matched words stand, how much it
  * says beyond the question's own words, its chunk's retrieval rank and its length. A passage's
  * score is a weighted sum of them, with weights fitted on the development set of the answer
  * benchmark (calibration.ts `RANKER`).
@@ -20,6 +21,7 @@ import { AnswerType, countsTheThing, holdsAnswerType, RANKING_ONLY } from "./ans
 import { RANKER } from "./calibration";
 import { analyzedChunk } from "./chunk-analysis";
 import type { WeightedQuestion } from "./follow-up";
+import { statedConditions } from "./condition";
 import type { Passage } from "./passages";
 
 /** A term ranked below this in general use is common enough to be a paraphrase rather than a new topic. */
@@ -79,6 +81,8 @@ export interface PassageFeatures {
 	extraUnits: number;
 	/** 1 when the passage is longer than `LONG_PASSAGE_CHARS`. */
 	long: number;
+	/** Weight share of the question's condition found in a condition the passage states (condition.ts; 0 when it sets none). */
+	condition: number;
 }
 
 export const PASSAGE_FEATURES: Array<keyof PassageFeatures> = [
@@ -93,7 +97,8 @@ export const PASSAGE_FEATURES: Array<keyof PassageFeatures> = [
 	"novelty",
 	"rank",
 	"extraUnits",
-	"long"
+	"long",
+	"condition"
 ];
 
 export interface ScoredPassage {
@@ -260,6 +265,32 @@ function proximity(sequence: readonly string[], matched: ReadonlySet<string>): n
 	return Number.isFinite(best) ? need / best : 0;
 }
 
+/**
+ * Weight share of the question's condition terms that one condition the passage states holds (the
+ * best such condition), word for word or by a related word. `statedIn` reads a sentence's
+ * conditions (cached per question).
+ */
+function conditionShare(
+	p: Passage,
+	asked: readonly TermWeight[],
+	relatedByTerm: ReadonlyMap<string, ReadonlyMap<string, number>>,
+	statedIn: (sentence: string) => readonly string[][]
+): number {
+	const total = asked.reduce((sum, w) => sum + w.weight, 0);
+	let best = 0;
+	for (const part of p.parts) {
+		for (const stated of statedIn(part)) {
+			let held = 0;
+			for (const w of asked) {
+				const related = relatedByTerm.get(w.term);
+				if (stated.includes(w.term) || (related && stated.some(term => (related.get(term) ?? 0) >= KNOWN_RELATEDNESS))) held += w.weight;
+			}
+			best = Math.max(best, held / total);
+		}
+	}
+	return best;
+}
+
 function linear(weights: Readonly<Record<string, number>>, features: Readonly<Record<string, number>>): number {
 	let z = weights.intercept ?? 0;
 	// A plain key loop: this runs once per candidate passage, and Object.entries allocated on each.
@@ -341,6 +372,14 @@ export function scorePassages(question: WeightedQuestion, passages: readonly Pas
 	const topScore = Math.max(1e-9, ...passages.map(p => p.hitScore));
 	const questionTerms = new Set(weights.map(w => w.term));
 	const typeCache = new Map<string, boolean>();
+	const asked = ownWeights.filter(w => question.condition.includes(w.term));
+	// Overlapping passages share sentences: each sentence's conditions are read once per question.
+	const stated = new Map<string, readonly string[][]>();
+	const statedIn = (sentence: string) => {
+		let conditions = stated.get(sentence);
+		if (!conditions) stated.set(sentence, (conditions = statedConditions(sentence, locale)));
+		return conditions;
+	};
 
 	// What a count asked for counts, and the words of the passages related to it ("stores" for "shops").
 	const withRelated = (terms: readonly string[]) => terms.flatMap(term => [term, ...[...(relatedByTerm.get(term) ?? [])].filter(([, r]) => r >= KNOWN_RELATEDNESS).map(([candidate]) => candidate)]);
@@ -451,7 +490,8 @@ export function scorePassages(question: WeightedQuestion, passages: readonly Pas
 			novelty: Math.min(novel, NOVEL_TERMS_CAP) / NOVEL_TERMS_CAP,
 			rank: 1 / (1 + p.hitRank),
 			extraUnits: p.isList ? 1 : p.parts.length - 1,
-			long: text.length > LONG_PASSAGE_CHARS ? 1 : 0
+			long: text.length > LONG_PASSAGE_CHARS ? 1 : 0,
+			condition: asked.length > 0 ? conditionShare(p, asked, relatedByTerm, statedIn) : 0
 		};
 		return {
 			passage: p,

@@ -34,7 +34,7 @@ const ASKS_ITSELF: Record<Locale, RegExp> = {
 };
 
 /** What the question itself writes (question.ts), read of its own words only, never of earlier turns. */
-type OwnParts = Pick<ParsedQuestion, "names" | "acronyms" | "phrases" | "choices" | "numerals">;
+type OwnParts = Pick<ParsedQuestion, "names" | "acronyms" | "phrases" | "choices" | "numerals" | "condition">;
 /** The kind of value asked for and what it must be said of. */
 type ValueAsked = Pick<ParsedQuestion, "expects" | "counted" | "priced">;
 
@@ -47,8 +47,8 @@ export interface WeightedQuestion extends OwnParts, ValueAsked {
 	usedContext: boolean;
 }
 
-function ownParts({ names, acronyms, phrases, choices, numerals }: ParsedQuestion): OwnParts {
-	return { names, acronyms, phrases, choices, numerals };
+function ownParts({ names, acronyms, phrases, choices, numerals, condition }: ParsedQuestion): OwnParts {
+	return { names, acronyms, phrases, choices, numerals, condition };
 }
 
 function valueAsked({ expects, counted, priced }: ValueAsked): ValueAsked {

@@ -6,6 +6,7 @@
 import { phrasalVerbs } from "../text/phrasal";
 import { analyze, Locale } from "../text/tokenize";
 import { AnswerType, expectedAnswerType, isCodeNoun } from "./answer-type";
+import { askedCondition } from "./condition";
 
 export interface ParsedQuestion {
 	/** Distinct content terms of the question. */
@@ -38,6 +39,12 @@ export interface ParsedQuestion {
 	 * case: their digits name a thing, so a passage repeating them does not thereby hold a number.
 	 */
 	numerals: string[];
+	/**
+	 * The case the question asks about ("…if it does not support the version the server picked?";
+	 * condition.ts), its terms limited to the question's content terms: a passage stating its rule
+	 * for that case holds them in a condition of its own.
+	 */
+	condition: string[];
 	/**
 	 * For "how many API keys…" / "¿cuántas URL…": the terms of the words naming what is counted
 	 * ("api", "key"). A number said of something else ("32 letters") does not count them.
@@ -292,6 +299,7 @@ export function parseQuestion(question: string, locale: Locale): ParsedQuestion 
 		phrases,
 		choices,
 		numerals: written.numerals,
+		condition: askedCondition(question, locale).filter(term => terms.includes(term)),
 		...(expects ? { expects } : {}),
 		...(counted.length > 0 ? { counted } : {}),
 		...(priced.length > 0 ? { priced } : {})
