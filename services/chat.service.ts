@@ -269,7 +269,7 @@ export default function createChatService(config: Readonly<AppConfig>): ServiceS
 				const search = async ({ sparse, embedText }: QuestionQuery): Promise<SearchHit[]> => {
 					let query: IndexQuery = { sparse };
 					try {
-						if (embed) query = { sparse, dense: (await embed([embedText]))[0] };
+						if (embed && embedText) query = { sparse, dense: (await embed([embedText]))[0] };
 					} catch (err) {
 						// Without the embeddings endpoint, lexical retrieval alone still answers.
 						this.logger.warn("Embedding the question failed; searching lexically:", (err as Error).message);

@@ -6,9 +6,9 @@
 import { weightedQueryVector } from "../retrieval/sparse";
 import type { SparseVector } from "../retrieval/sparse";
 import type { SearchHit } from "../retrieval/vector-index";
-import type { Locale } from "../text/tokenize";
 import { weightedQuestion } from "./follow-up";
 import { analyzedChunk } from "./chunk-analysis";
+import { analyze, Locale } from "../text/tokenize";
 import { corrected, spellingCorrections, SpellingOptions } from "./spelling";
 
 /** Chunks retrieved per question: a pool wide enough for passages to be re-scored, small enough to stay fast. */
@@ -16,8 +16,15 @@ export const RETRIEVE_LIMIT = 16;
 
 export interface QuestionQuery {
 	sparse: SparseVector;
-	/** The text to embed when dense embeddings are configured (the follow-up with its context). */
-	embedText: string;
+	/** The text to embed when dense embeddings are configured (the follow-up with its context); none for a search by words alone. */
+	embedText?: string;
+}
+
+/** A lexical query for chunks holding any of `words` (each weighing the same), with nothing to embed. */
+export function wordsQuery(words: readonly string[], locale: Locale): QuestionQuery {
+	const weights = new Map<string, number>();
+	for (const word of words) for (const term of analyze(word, locale)) weights.set(term, 1);
+	return { sparse: weightedQueryVector(weights) };
 }
 
 export function questionQuery(question: string, history: readonly string[], locale: Locale): QuestionQuery {
@@ -38,9 +45,11 @@ export interface Retrieved {
 /**
  * Retrieves the chunks for a question. When the question misspells a word (spelling.ts: "suport"
  * beside the retrieved text's "Support"), it retrieves again for the corrected question, which is
- * then the one answered; the conversation keeps the question as it was asked. A correction to a
- * common word of the language rather than to a word of the retrieved text stands only when the new
- * retrieval meets it: "fetcher", a word the lexicon does not know, is not turned into "fletcher".
+ * then the one answered; the conversation keeps the question as it was asked. A slip the retrieved
+ * text does not explain is looked up in the rest of the chatbot's chunks: one more search, for
+ * every word one edit from it. A correction to a common word of the language rather than to a word
+ * of the chatbot's text stands only when the new retrieval meets it: "fetcher", a word the lexicon
+ * does not know, is not turned into "fletcher".
  */
 export async function retrieveFor(
 	question: string,
@@ -50,12 +59,12 @@ export async function retrieveFor(
 	spelling: SpellingOptions = {}
 ): Promise<Retrieved> {
 	const hits = await search(questionQuery(question, history, locale));
-	let corrections = spellingCorrections(question, locale, hits, spelling);
+	let corrections = await spellingCorrections(question, locale, hits, spelling, words => search(wordsQuery(words, locale)));
 	if (corrections.length === 0) return { question, hits };
 	let asked = corrected(question, corrections);
 	let found = await search(questionQuery(asked, history, locale));
 	const met = new Set(found.flatMap(hit => [...analyzedChunk(hit.chunk, locale).terms]));
-	const standing = corrections.filter(c => c.from === "retrieved" || met.has(c.term));
+	const standing = corrections.filter(c => c.from !== "lexicon" || met.has(c.term));
 	if (standing.length === corrections.length) return { question: asked, hits: found };
 	if (standing.length === 0) return { question, hits };
 	corrections = standing;
@@ -63,3 +72,4 @@ export async function retrieveFor(
 	found = await search(questionQuery(asked, history, locale));
 	return { question: asked, hits: found };
 }
+

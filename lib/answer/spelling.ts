@@ -15,10 +15,11 @@
  *
  * It is corrected to the one word of the retrieved text, with the same first letter, one edit away:
  * a letter dropped or added, two swapped, or a letter struck for one on a neighbouring key (in
- * English also by its term: "straemed" to "stream"). Failing that, in English, to the commonest
- * known word one edit away, which the caller keeps only if retrieval meets it (retrieval-query.ts).
- * When the slip was in the only word that could find the right page and no common word is one edit
- * away, there is nothing to correct it to, and it stays.
+ * English also by its term: "straemed" to "stream"). Failing that, to such a word of the chatbot's
+ * other chunks, found by searching its index for every word one edit from the slip (`lookUp`, given
+ * by retrieval-query.ts): a slip in the only word that could find the right page ("¿Cuándo hay
+ * que dsecalcificar?") leaves no retrieved text that holds the word meant. Failing both, in English, to the commonest known word one edit away, which the caller keeps
+ * only if retrieval meets it.
  */
 import type { SearchHit } from "../retrieval/vector-index";
 import { analyze, foldAccents, Locale } from "../text/tokenize";
@@ -63,12 +64,50 @@ export interface Correction {
 	replacement: string;
 	/** The replacement's term, which the corrected question's retrieval should meet. */
 	term: string;
-	/** Where the replacement comes from: the retrieved text, or the language's common words. */
-	from: "retrieved" | "lexicon";
+	/**
+	 * Where the replacement comes from: the retrieved text, the chatbot's other chunks (found by
+	 * searching for the slip's variants), or the language's common words.
+	 */
+	from: "retrieved" | "index" | "lexicon";
 }
 
-/** The question's probable slips and their corrections, in the question's order; [] when it has none. */
-export function spellingCorrections(question: string, locale: Locale, hits: readonly SearchHit[], options: SpellingOptions = {}): Correction[] {
+/**
+ * Slips of one message corrected beyond the retrieved text (by the index, then the lexicon): each
+ * has a few hundred variants to analyse and look up. A question has one or two slips at most; a
+ * 2,000-character message of 16 unknown 21-letter words took 28 ms in English with the lexicon
+ * alone and no bound, and takes 9 ms (Spanish 6 ms) with the index and this bound.
+ */
+const MAX_LOOKED_UP_SLIPS = 2;
+
+/** Finds the chatbot's chunks holding any of these words (one search of its index). */
+export type LookUp = (words: readonly string[]) => Promise<readonly SearchHit[]>;
+
+/**
+ * The question's probable slips and their corrections, in the question's order; [] when it has
+ * none. A slip is corrected to a word of the retrieved text; failing that, for the first
+ * `MAX_LOOKED_UP_SLIPS`, to a word of the chunks `lookUp` finds for its variants, then to the
+ * language's commonest word.
+ */
+export async function spellingCorrections(question: string, locale: Locale, hits: readonly SearchHit[], options: SpellingOptions = {}, lookUp?: LookUp): Promise<Correction[]> {
+	const slips = slipsIn(question, locale, hits, options);
+	if (slips.length === 0) return [];
+	const retrieved = wordsOf(hits, locale);
+	const fromRetrieved = slips.map(slip => correctionFrom(slip, retrieved, locale, "retrieved"));
+	const unexplained = slips.filter((_, i) => !fromRetrieved[i]).slice(0, MAX_LOOKED_UP_SLIPS);
+	const indexed = lookUp && unexplained.length > 0 ? wordsOf(await lookUp(unexplained.flatMap(slip => variantsOf(slip, locale))), locale) : undefined;
+	return slips.flatMap((slip, i) => {
+		const found = fromRetrieved[i];
+		if (found) return [found];
+		if (!unexplained.includes(slip)) return [];
+		return (indexed && correctionFrom(slip, indexed, locale, "index")) || lexiconCorrection(slip, locale, options) || [];
+	});
+}
+
+/**
+ * The question's words read as slips: plain words the lexicon does not know that neither the
+ * retrieved text nor a derivation of one of its terms holds; [] for most questions.
+ */
+function slipsIn(question: string, locale: Locale, hits: readonly SearchHit[], options: SpellingOptions = {}): Slip[] {
 	// Most questions hold no word the lexicon does not know: the retrieved text is read only when one does.
 	const unknown = unknownWords(question, locale, options);
 	if (unknown.length === 0) return [];
@@ -79,17 +118,37 @@ export function spellingCorrections(question: string, locale: Locale, hits: read
 		for (const term of analysis.context) present.add(term);
 	}
 	// A derivation of a retrieved word ("fetcher" beside "fetch") is matched as one when passages are scored.
-	const suspects = unknown.filter(w => !present.has(w.term) && ![...present].some(other => formRelatedness(w.term, other) > 0));
-	if (suspects.length === 0) return [];
-	const vocabulary = retrievedWords(hits, locale);
-	const out: Correction[] = [];
-	for (const suspect of suspects) {
-		const retrieved = nearestRetrieved(suspect, vocabulary, locale);
-		const replacement = retrieved ?? commonestKnown(suspect.folded, locale, options);
-		const [term] = replacement ? analyze(replacement, locale) : [];
-		if (replacement && term) out.push({ word: suspect.word, at: suspect.at, replacement, term, from: retrieved ? "retrieved" : "lexicon" });
-	}
-	return out;
+	return unknown.filter(w => !present.has(w.term) && ![...present].some(other => formRelatedness(w.term, other) > 0));
+}
+
+/**
+ * The slip corrected to the one word of `vocabulary` (a text's words, `wordsOf`) one edit away, if
+ * there is one and it is no derivation of the slip: "fetcher" is not a slip of "fetched" (passage
+ * scoring relates the two, as `slipsIn` does with the retrieved text).
+ */
+function correctionFrom(slip: Slip, vocabulary: Vocabulary, locale: Locale, from: "retrieved" | "index"): Correction | undefined {
+	const found = correction(slip, nearestIn(slip, vocabulary, locale), locale, from);
+	return found && formRelatedness(slip.term, found.term) === 0 ? found : undefined;
+}
+
+/** In a language with a lexicon, the slip corrected to the commonest known word one edit away. */
+function lexiconCorrection(slip: Slip, locale: Locale, options: SpellingOptions): Correction | undefined {
+	return correction(slip, commonestKnown(slip.folded, locale, options), locale, "lexicon");
+}
+
+function correction(slip: Slip, replacement: string | undefined, locale: Locale, from: Correction["from"]): Correction | undefined {
+	const [term] = replacement ? analyze(replacement, locale) : [];
+	return replacement && term ? { word: slip.word, at: slip.at, replacement, term, from } : undefined;
+}
+
+/**
+ * The words one edit from the slip that keep its first letter, as `editDistance` counts edits: what
+ * the chatbot's index is searched for when the retrieved text holds none of them.
+ */
+function variantsOf(slip: Slip, locale: Locale): string[] {
+	const out = new Set<string>();
+	for (const variant of edits(slip.folded, ALPHABETS[locale])) if (variant[0] === slip.folded[0]) out.add(variant);
+	return [...out];
 }
 
 /** The question with the corrections made. */
@@ -100,7 +159,7 @@ export function corrected(question: string, corrections: readonly Correction[]):
 	return out;
 }
 
-interface Suspect {
+interface Slip {
 	word: string;
 	/** Lower-case, accents folded. */
 	folded: string;
@@ -120,9 +179,9 @@ export function isPlainWord(text: string, at: number, word: string, opening: boo
 }
 
 /** Plain words of the question, long enough, whose single term the lexicon does not know: slips, if the retrieved text lacks them too. */
-function unknownWords(question: string, locale: Locale, { known }: SpellingOptions): Suspect[] {
-	const out: Suspect[] = [];
-	const minLetters = LETTERS[locale] ? MIN_WORD_LETTERS : MIN_WORD_LETTERS_UNCHECKED;
+function unknownWords(question: string, locale: Locale, { known }: SpellingOptions): Slip[] {
+	const out: Slip[] = [];
+	const minLetters = WITH_LEXICON.has(locale) ? MIN_WORD_LETTERS : MIN_WORD_LETTERS_UNCHECKED;
 	let examined = 0;
 	let first = true;
 	for (const match of question.matchAll(WORD)) {
@@ -146,7 +205,8 @@ interface Vocabulary {
 	terms: Map<string, { word: string; count: number }>;
 }
 
-function retrievedWords(hits: readonly SearchHit[], locale: Locale): Vocabulary {
+/** The words of the hits' text (headings and page titles included), to correct slips to. */
+function wordsOf(hits: readonly SearchHit[], locale: Locale): Vocabulary {
 	const words = new Map<string, { word: string; count: number }>();
 	for (const { chunk } of hits) {
 		for (const text of [chunk.text, chunk.heading ?? "", chunk.title]) {
@@ -175,13 +235,13 @@ function retrievedWords(hits: readonly SearchHit[], locale: Locale): Vocabulary 
 }
 
 /**
- * The retrieved word nearest to the suspect, by its letters or, in a language with a lexicon, by
+ * The word of `vocabulary` nearest to the slip, by its letters or, in a language with a lexicon, by
  * its term: Spanish words one edit apart by their stems are as often different words ("contest" of
  * "contesta" and "content") as slips.
  */
-function nearestRetrieved(suspect: Suspect, vocabulary: Vocabulary, locale: Locale): string | undefined {
+function nearestIn(suspect: Slip, vocabulary: Vocabulary, locale: Locale): string | undefined {
 	const byLetters = nearest(suspect.folded, vocabulary.words);
-	if (byLetters || !LETTERS[locale] || suspect.term.length < MIN_TERM_LETTERS) return byLetters;
+	if (byLetters || !WITH_LEXICON.has(locale) || suspect.term.length < MIN_TERM_LETTERS) return byLetters;
 	return nearest(suspect.term, vocabulary.terms);
 }
 
@@ -202,18 +262,19 @@ function nearest(key: string, candidates: ReadonlyMap<string, { word: string; co
 	return best && !tied ? best.word : undefined;
 }
 
-/** Letters a slip may have dropped or changed, per locale with a lexicon. */
-const LETTERS: Partial<Record<Locale, string>> = { en: "abcdefghijklmnopqrstuvwxyz" };
+/** Letters a slip may have dropped or added, per locale (accents are folded before comparing). */
+const ALPHABETS: Readonly<Record<Locale, string>> = { en: "abcdefghijklmnopqrstuvwxyz", es: "abcdefghijklmnopqrstuvwxyzñ" };
+/** Locales whose lexicon knows the words of the language (lexicon.ts): the others correct only to words of the chatbot's text. */
+const WITH_LEXICON: ReadonlySet<Locale> = new Set(["en"]);
 
 /**
  * The commonest word of the language one edit away from `folded` (a letter dropped, added, struck
  * for a neighbouring key, or two swapped), keeping its first letter; undefined without a lexicon.
  */
 function commonestKnown(folded: string, locale: Locale, { rank }: SpellingOptions): string | undefined {
-	const letters = LETTERS[locale];
-	if (!rank || !letters) return undefined;
+	if (!rank || !WITH_LEXICON.has(locale)) return undefined;
 	let best: { word: string; rank: number } | undefined;
-	for (const variant of edits(folded, letters)) {
+	for (const variant of edits(folded, ALPHABETS[locale])) {
 		if (variant[0] !== folded[0]) continue;
 		const terms = analyze(variant, locale);
 		const r = terms.length === 1 ? rank(terms[0]) : undefined;

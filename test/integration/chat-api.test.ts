@@ -128,6 +128,15 @@ describe("POST /api/chat/{slug}/messages", () => {
 		expect((JSON.parse(line) as { turns: Array<{ text: string }> }).turns[0].text).toBe("How often should the kettle be desacled?");
 	});
 
+	it("reads a slip in the only word that finds the page as the word the chatbot's sources use", async () => {
+		// Spanish has no lexicon, and the question's retrieval meets nothing: the chatbot's index is
+		// searched for the words one edit from "dsecalcificar".
+		const { slug } = await smallCapChatbot("es", 5, "La garantía dura 37 meses.\n\nHay que descalcificar el hervidor cada 11 semanas.\n\nLos pedidos salen de Bergen.");
+		const reply = await ask(app.baseUrl, slug, "¿Cuándo hay que dsecalcificar?");
+		expect(reply.status).toBe(200);
+		expect(reply.body.answer).toContain("cada 11 semanas");
+	});
+
 	it("refuses invalid messages with 400 validation_failed and invalid JSON with 400 invalid_json", async () => {
 		for (const body of [{}, { message: "" }, { message: "x".repeat(2001) }, { message: "hi", extra: 1 }]) {
 			const refused = await request(`${app.baseUrl}/api/chat/${demo.slug}/messages`, { body });

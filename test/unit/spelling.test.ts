@@ -43,8 +43,8 @@ describe("spellingCorrections", () => {
 	it("corrects a dropped or swapped letter to the word the retrieved text uses", async () => {
 		const hits = await hitsOf(HANDBOOK);
 		const options = spellingFor("en");
-		expect(corrected("What hours is suport open?", spellingCorrections("What hours is suport open?", "en", hits, options))).toBe("What hours is support open?");
-		const slip = spellingCorrections("How often should the kettle be desacled?", "en", hits, options);
+		expect(corrected("What hours is suport open?", await spellingCorrections("What hours is suport open?", "en", hits, options))).toBe("What hours is support open?");
+		const slip = await spellingCorrections("How often should the kettle be desacled?", "en", hits, options);
 		expect(slip).toEqual([{ word: "desacled", at: 31, replacement: "descaled", term: expect.any(String), from: "retrieved" }]);
 	});
 
@@ -61,30 +61,45 @@ describe("spellingCorrections", () => {
 			// A derivation of a retrieved word ("fetched"), which passage scoring relates.
 			"Which fetcher reads the pages?"
 		]) {
-			expect([question, spellingCorrections(question, "en", hits, options)]).toEqual([question, []]);
+			expect([question, await spellingCorrections(question, "en", hits, options)]).toEqual([question, []]);
 		}
 		// "s" for "t" is no slip of the keyboard, the keys being apart: the retrieved "parting" is not
 		// what "parsing" meant. (With the lexicon, "parsing" is offered a common word one key away, which
 		// retrieveFor keeps only if the sources hold it: below.)
-		expect(spellingCorrections("What happens when parsing fails?", "en", hits, {})).toEqual([]);
+		expect(await spellingCorrections("What happens when parsing fails?", "en", hits, {})).toEqual([]);
 	});
 
-	it("corrects to the commonest word of the language when the retrieved text has none near", () => {
-		expect(corrected("How long is the wararnty?", spellingCorrections("How long is the wararnty?", "en", [], spellingFor("en")))).toBe("How long is the warranty?");
+	it("corrects to the commonest word of the language when the retrieved text has none near", async () => {
+		expect(corrected("How long is the wararnty?", await spellingCorrections("How long is the wararnty?", "en", [], spellingFor("en")))).toBe("How long is the warranty?");
 	});
 
 	it("reads Spanish, which has no lexicon, only in long words", async () => {
 		const hits = await hitsOf("La garantía dura 37 meses. Los pedidos pasan por Bergen.", "es");
-		expect(corrected("¿Cuánto dura la garnatía?", spellingCorrections("¿Cuánto dura la garnatía?", "es", hits))).toBe("¿Cuánto dura la garantía?");
+		expect(corrected("¿Cuánto dura la garnatía?", await spellingCorrections("¿Cuánto dura la garnatía?", "es", hits))).toBe("¿Cuánto dura la garantía?");
 		// "pagar" is one key from "pasar" and a word of its own.
-		expect(spellingCorrections("¿Se puede pagar aparte?", "es", hits)).toEqual([]);
+		expect(await spellingCorrections("¿Se puede pagar aparte?", "es", hits)).toEqual([]);
+	});
+
+	it("looks beyond the retrieved text for two slips of a message at most, with one search", async () => {
+		const lookUp = jest.fn(async (_words: readonly string[]): Promise<SearchHit[]> => []);
+		const question = "Does the wararnty cover brokne parts and the guarnatee?";
+		const got = await spellingCorrections(question, "en", [], spellingFor("en"), lookUp);
+		expect(lookUp).toHaveBeenCalledTimes(1);
+		const looked = lookUp.mock.calls[0][0];
+		expect(looked).toEqual(expect.arrayContaining(["warranty", "broken"]));
+		expect(looked).not.toContain("guarantee");
+		// Nothing found in the index: the lexicon corrects the two, the third stays as typed.
+		expect(got.map(c => [c.word, c.from])).toEqual([
+			["wararnty", "lexicon"],
+			["brokne", "lexicon"]
+		]);
 	});
 
 	it("keeps the first letter: a slip there is too rare to tell from another word", async () => {
 		const hits = await hitsOf("The cable goes in the left port. The table stands on the right.");
 		// "k" is beside "l": "cabke" is "cable", never "table".
-		expect(spellingCorrections("Where does the cabke go?", "en", hits, spellingFor("en")).map(c => c.replacement)).toEqual(["cable"]);
-		expect(spellingCorrections("Where does the xable go?", "en", hits, {})).toEqual([]);
+		expect((await spellingCorrections("Where does the cabke go?", "en", hits, spellingFor("en"))).map(c => c.replacement)).toEqual(["cable"]);
+		expect(await spellingCorrections("Where does the xable go?", "en", hits, {})).toEqual([]);
 	});
 });
 
@@ -103,6 +118,24 @@ describe("retrieveFor", () => {
 		const search = await indexOf("Shipping inside Norway is free. Orders ship from Bergen.");
 		const got = await retrieveFor("How long is the wararnty?", [], "en", search, spellingFor("en"));
 		expect(got.question).toBe("How long is the wararnty?");
+	});
+
+	it("corrects a slip the retrieved text does not explain to a word of the chatbot's other chunks", async () => {
+		// Spanish has no lexicon, and the misspelled word is the only one that could find its page:
+		// the first retrieval meets nothing, the search for the slip's variants finds "descalcificar".
+		const search = jest.fn(await indexOf("La garantía dura 37 meses.\n\nHay que descalcificar el hervidor cada 11 semanas.\n\nLos pedidos salen de Bergen.", "es"));
+		const got = await retrieveFor("¿Cuándo conviene dsecalcificar?", [], "es", search, spellingFor("es"));
+		expect(got.question).toBe("¿Cuándo conviene descalcificar?");
+		expect(got.hits.map(hit => hit.chunk.text).join(" ")).toContain("cada 11 semanas");
+		// The question's own retrieval, the variants' search, and the corrected question's retrieval.
+		expect(search).toHaveBeenCalledTimes(3);
+	});
+
+	it("takes no derivation of the slip from the chatbot's chunks for its correction", async () => {
+		// "fetcher" is unknown to the lexicon and one key from "fetched", but a form of the same word:
+		// passage scoring relates the two, and the question means what it says.
+		const search = await indexOf("The crawler fetched every page twice. Pages are kept for a week.");
+		expect((await retrieveFor("Who runs the fetcher?", [], "en", search, spellingFor("en"))).question).toBe("Who runs the fetcher?");
 	});
 
 	it("keeps a question without slips as it is, with one retrieval", async () => {
