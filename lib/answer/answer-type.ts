@@ -179,13 +179,14 @@ function build(locale: Locale): Record<Exclude<AnswerType, "count" | "times">, R
 		// is no size either), or one said against another.
 		length: new RegExp(`\\b${figures}[\\s-]?(?:${LENGTH_UNITS[locale]})\\b|\\b(?:${NUMBER_WORDS[locale]})[\\s-](?:${LENGTH_UNITS[locale]})\\b|\\b(?:${LENGTH_COMPARED[locale]})\\b`, "iu"),
 		default: /\bdefaults?\b|\bdefaulted\b|\bpor defecto\b|\bpredeterminad[oa]s?\b/iu,
-		// What answers yes or no: a negation, a restriction, an obligation, an excess ("do not open it
-		// yourself", "there is no OCR", "shown only once", "no necesita cuenta", "four spaces of
-		// indentation is too many").
+		// What answers yes or no: a negation, a restriction, an obligation, an excess, a thing said to
+		// be optional or required ("do not open it yourself", "there is no OCR", "shown only once", "no
+		// necesita cuenta", "four spaces of indentation is too many", "the closing sequence is
+		// optional"). Not "optionally", which definitions of every kind use for how a thing may be written.
 		polar:
 			locale === "en"
-				? /\b(?:no|not|never|none|nothing|nobody|only|cannot|without|neither|nor|yes|always|must|too (?:many|much|few|long|short|far|large|small|big|early|late))\b|n't\b/iu
-				: /(?<!\p{L})(?:no|nunca|ning[uú]n[oa]?|nada|nadie|solo|s[oó]lo|solamente|[uú]nicamente|sin|s[ií]|siempre|jam[aá]s|tampoco|debe|deben|demasiad[oa]s?)(?!\p{L})/iu,
+				? /\b(?:no|not|never|none|nothing|nobody|only|cannot|without|neither|nor|yes|always|must|optional|required|too (?:many|much|few|long|short|far|large|small|big|early|late))\b|n't\b/iu
+				: /(?<!\p{L})(?:no|nunca|ning[uú]n[oa]?|nada|nadie|solo|s[oó]lo|solamente|[uú]nicamente|sin|s[ií]|siempre|jam[aá]s|tampoco|debe|deben|demasiad[oa]s?|opcional|opcionales|obligatori[oa]s?)(?!\p{L})/iu,
 		identifier: IDENTIFIER
 	};
 }

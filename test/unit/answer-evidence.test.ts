@@ -110,10 +110,24 @@ describe("expected answer type", () => {
 		// A hyphen between lower-case words makes an English compound, not a name in code.
 		expect(holdsAnswerType("Either side can cancel an in-progress or previously-issued request.", "identifier", "en")).toBe(false);
 		expect(holdsAnswerType("It sends a notifications/cancelled notification.", "identifier", "en")).toBe(true);
-		for (const says of ["Hand it over; do not open it yourself.", "There is no OCR.", "It is shown only once.", "It can't be undone.", "Every request must carry it.", "Four spaces of indentation is too many."]) {
+		for (const says of [
+			"Hand it over; do not open it yourself.",
+			"There is no OCR.",
+			"It is shown only once.",
+			"It can't be undone.",
+			"Every request must carry it.",
+			"Four spaces of indentation is too many.",
+			// Whether something is needed is answered by its being optional or required.
+			"The closing sequence of #s is optional.",
+			"A space after the marker is required."
+		]) {
 			expect(holdsAnswerType(says, "polar", "en")).toBe(true);
 		}
 		expect(holdsAnswerType("The claim link opens a page with a button.", "polar", "en")).toBe(false);
+		// "optionally" describes how a thing may be written, in definitions of every kind: no answer to "do I have to".
+		expect(holdsAnswerType("A line of three or more dashes, each optionally followed by spaces.", "polar", "en")).toBe(false);
+		expect(holdsAnswerType("El campo de versión es opcional.", "polar", "es")).toBe(true);
+		expect(holdsAnswerType("La cabecera es obligatoria en cada petición.", "polar", "es")).toBe(true);
 		expect(holdsAnswerType("No necesita cuenta ni clave.", "polar", "es")).toBe(true);
 		expect(holdsAnswerType("La primera llamada crea una sesión.", "polar", "es")).toBe(false);
 		expect(holdsAnswerType("Cuatro espacios de sangría son demasiados.", "polar", "es")).toBe(true);
