@@ -9,9 +9,9 @@
  * question's condition speaks of that case (evidence.ts reads the share of the question's condition
  * it holds).
  *
- * A condition is the words after a conjunction that opens one ("if", "when", "once", "unless",
- * "after"; "si", "cuando", "tras"), up to the end of its clause: the next comma, semicolon or colon
- * in a sentence, the end of the question in a question.
+ * A condition is the words after a conjunction that opens one ("if", "when", "whenever", "once",
+ * "unless", "after", "while"; "si", "cuando", "tras", "mientras"), up to the end of its clause: the
+ * next comma, semicolon or colon in a sentence, the end of the question in a question.
  */
 import { analyze, Locale } from "../text/tokenize";
 

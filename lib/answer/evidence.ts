@@ -372,7 +372,7 @@ export function scorePassages(question: WeightedQuestion, passages: readonly Pas
 	const topScore = Math.max(1e-9, ...passages.map(p => p.hitScore));
 	const questionTerms = new Set(weights.map(w => w.term));
 	const typeCache = new Map<string, boolean>();
-	const asked = ownWeights.filter(w => question.condition.includes(w.term));
+	const conditionWeights = ownWeights.filter(w => question.condition.includes(w.term));
 	// Overlapping passages share sentences: each sentence's conditions are read once per question.
 	const stated = new Map<string, readonly string[][]>();
 	const statedIn = (sentence: string) => {
@@ -491,7 +491,7 @@ export function scorePassages(question: WeightedQuestion, passages: readonly Pas
 			rank: 1 / (1 + p.hitRank),
 			extraUnits: p.isList ? 1 : p.parts.length - 1,
 			long: text.length > LONG_PASSAGE_CHARS ? 1 : 0,
-			condition: asked.length > 0 ? conditionShare(p, asked, relatedByTerm, statedIn) : 0
+			condition: conditionWeights.length > 0 ? conditionShare(p, conditionWeights, relatedByTerm, statedIn) : 0
 		};
 		return {
 			passage: p,

@@ -72,4 +72,3 @@ export async function retrieveFor(
 	found = await search(questionQuery(asked, history, locale));
 	return { question: asked, hits: found };
 }
-

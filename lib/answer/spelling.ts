@@ -18,8 +18,9 @@
  * English also by its term: "straemed" to "stream"). Failing that, to such a word of the chatbot's
  * other chunks, found by searching its index for every word one edit from the slip (`lookUp`, given
  * by retrieval-query.ts): a slip in the only word that could find the right page ("¿Cuándo hay
- * que dsecalcificar?") leaves no retrieved text that holds the word meant. Failing both, in English, to the commonest known word one edit away, which the caller keeps
- * only if retrieval meets it.
+ * que dsecalcificar?") leaves no retrieved text that holds the word meant. Failing both, in
+ * English, to the commonest known word one edit away, which the caller keeps only if retrieval
+ * meets it.
  */
 import type { SearchHit } from "../retrieval/vector-index";
 import { analyze, foldAccents, Locale } from "../text/tokenize";
