@@ -9,6 +9,7 @@
  * short strings they are fast).
  */
 import { expectedAnswerType } from "../../lib/answer/answer-type";
+import { statedConditions } from "../../lib/answer/condition";
 import { asksWhere } from "../../lib/answer/pointers";
 import { parseQuestion } from "../../lib/answer/question";
 import { prng } from "../../lib/random/prng";
@@ -223,6 +224,17 @@ describe("code fences in the chunker and in readable text", () => {
 	});
 });
 
+describe("conditions a sentence states", () => {
+	// Each word is read once: a conjunction inside a condition belongs to it, so a run of them is one pass.
+	it.each([
+		["100,000 'when'", "when ".repeat(100_000)],
+		["50,000 'if a,'", "if a, ".repeat(50_000)],
+		["50,000 'si no'", "si no ".repeat(50_000)]
+	])("%s take milliseconds", (_label, sentence) => {
+		expect(fastest(() => ["en", "es"].forEach(locale => statedConditions(sentence, locale as "en" | "es")))).toBeLessThan(FAST_MS * 10);
+	});
+});
+
 describe("questions", () => {
 	// A chat message is at most 2,000 characters; these are a hundred times longer.
 	it.each([
@@ -234,7 +246,9 @@ describe("questions", () => {
 		["40,000 'the x field'", "the x field ".repeat(40_000)],
 		["40,000 'el campo x'", "el campo x ".repeat(40_000)],
 		["30,000 'how long can a be'", "how long can a be ".repeat(30_000)],
-		["30,000 'the maximum file size'", "the maximum file size ".repeat(30_000)]
+		["30,000 'the maximum file size'", "the maximum file size ".repeat(30_000)],
+		["50,000 'if it'", "if it ".repeat(50_000)],
+		["50,000 'When a,'", "When a, ".repeat(50_000)]
 	])("%s take milliseconds to read as a question", (_label, question) => {
 		expect(fastest(() => ["en", "es"].forEach(locale => expectedAnswerType(question, locale as "en" | "es")))).toBeLessThan(FAST_MS);
 		expect(fastest(() => ["en", "es"].forEach(locale => asksWhere(question, locale as "en" | "es")))).toBeLessThan(FAST_MS);
