@@ -78,6 +78,9 @@ describe("spellingCorrections", () => {
 		expect(corrected("¿Cuánto dura la garnatía?", await spellingCorrections("¿Cuánto dura la garnatía?", "es", hits))).toBe("¿Cuánto dura la garantía?");
 		// "pagar" is one key from "pasar" and a word of its own.
 		expect(await spellingCorrections("¿Se puede pagar aparte?", "es", hits)).toEqual([]);
+		// Six letters are enough.
+		const shipping = await hitsOf("El envío cuesta 5 euros y tarda dos días.", "es");
+		expect(corrected("¿Cuánto cuetsa el envío?", await spellingCorrections("¿Cuánto cuetsa el envío?", "es", shipping))).toBe("¿Cuánto cuesta el envío?");
 	});
 
 	it("looks beyond the retrieved text for two slips of a message at most, with one search", async () => {
