@@ -66,6 +66,34 @@ const NETWORK_IDLE_MS = 300;
 /** Reads of a page that navigates away while it is read, before it counts as never settling. */
 const MAX_READS = 3;
 const DEFAULT_CONCURRENT_RENDERS = 2;
+/** Longest wait, per read, for a document that asked to be left (`markLeaving`) to be replaced. */
+const LEAVING_WAIT_MS = 2_000;
+/** The page-side function that tells whether a script asked to leave the document. */
+const LEAVING_PROBE = "__crawlerDocumentLeaving";
+
+/**
+ * Runs in every new document before its scripts, and records whether a script asked to leave it
+ * for another document (`location.href = …`, a form submitted, a link clicked). The Navigation API's
+ * navigate event fires in the task that asks, and the new document commits only after its request
+ * has gone through the guard: on a busy machine a read can come in between, and would take the text
+ * of a document about to be replaced (a page sending itself to an internal address was then read
+ * as its own harmless text, not refused). Same-document navigations (a fragment, pushState) do not
+ * count. The probe is neither writable nor configurable; a page hiding its navigation from it only
+ * gets its own text read, as before.
+ */
+function markLeaving(probe: string): void {
+	let leaving = false;
+	const navigation = (globalThis as unknown as { navigation?: EventTarget }).navigation;
+	navigation?.addEventListener("navigate", event => {
+		if (!(event as unknown as { destination: { sameDocument: boolean } }).destination.sameDocument) leaving = true;
+	});
+	Object.defineProperty(globalThis, probe, { value: () => leaving, writable: false, configurable: false, enumerable: false });
+}
+
+function isLeaving(probe: string): boolean {
+	const read = (globalThis as unknown as Record<string, unknown>)[probe];
+	return typeof read === "function" && read() === true;
+}
 
 /**
  * Serialises the document inside the page, as Puppeteer's `page.content()` does, but answers null
@@ -174,6 +202,7 @@ export class PageRenderer {
 			if (response.request().isNavigationRequest() && response.frame() === page.mainFrame()) documentResponse = response;
 		});
 
+		await page.evaluateOnNewDocument(markLeaving, LEAVING_PROBE);
 		let response;
 		try {
 			response = await page.goto(url, { waitUntil: "load", timeout: remaining(deadline) });
@@ -195,6 +224,11 @@ export class PageRenderer {
 			// Content fetched by scripts after load counts; a page that never goes quiet is read as it is.
 			await page.waitForNetworkIdle({ idleTime: NETWORK_IDLE_MS, timeout: remaining(deadline) }).catch(() => undefined);
 			try {
+				// A document a script asked to leave is read once it has been replaced (or the wait ends).
+				if (read < MAX_READS && (await page.evaluate(isLeaving, LEAVING_PROBE))) {
+					await page.waitForNavigation({ waitUntil: "load", timeout: Math.min(LEAVING_WAIT_MS, remaining(deadline)) }).catch(() => undefined);
+					continue;
+				}
 				html = await page.evaluate(serializeWithin, opts.maxBytes);
 			} catch {
 				// The document went away while it was read: the page navigated again at that moment. The
