@@ -136,7 +136,7 @@ function correctionFrom(slip: Slip, vocabulary: Vocabulary, locale: Locale, from
 
 /** In a language with a lexicon, the slip corrected to the commonest known word one edit away. */
 function lexiconCorrection(slip: Slip, locale: Locale, options: SpellingOptions): Correction | undefined {
-	return correction(slip, commonestKnown(slip.folded, locale, options), locale, "lexicon");
+	return correction(slip, commonestKnown(slip, locale, options), locale, "lexicon");
 }
 
 function correction(slip: Slip, replacement: string | undefined, locale: Locale, from: Correction["from"]): Correction | undefined {
@@ -270,15 +270,11 @@ const ALPHABETS: Readonly<Record<Locale, string>> = { en: "abcdefghijklmnopqrstu
 /** Locales whose lexicon knows the words of the language (lexicon.ts): the others correct only to words of the chatbot's text. */
 const WITH_LEXICON: ReadonlySet<Locale> = new Set(["en"]);
 
-/**
- * The commonest word of the language one edit away from `folded` (a letter dropped, added, struck
- * for a neighbouring key, or two swapped), keeping its first letter; undefined without a lexicon.
- */
-function commonestKnown(folded: string, locale: Locale, { rank }: SpellingOptions): string | undefined {
+/** The commonest word of the language among the slip's variants (`variantsOf`); undefined without a lexicon. */
+function commonestKnown(slip: Slip, locale: Locale, { rank }: SpellingOptions): string | undefined {
 	if (!rank || !WITH_LEXICON.has(locale)) return undefined;
 	let best: { word: string; rank: number } | undefined;
-	for (const variant of edits(folded, ALPHABETS[locale])) {
-		if (variant[0] !== folded[0]) continue;
+	for (const variant of variantsOf(slip, locale)) {
 		const terms = analyze(variant, locale);
 		const r = terms.length === 1 ? rank(terms[0]) : undefined;
 		if (r !== undefined && (!best || r < best.rank)) best = { word: variant, rank: r };
