@@ -8,7 +8,7 @@
  * benchmark's corpora.
  *
  * Run: `npx tsx bench/answers/spec-probe.ts <checkout>` (`-- --verbose` lists every miss with the
- * passage chosen and its probability; `--candidates=t02,p02` lists those questions' first five
+ * passage chosen and its probability; `--candidates=t02,p02` lists those questions' first five (`TOPN=n`: n)
  * candidate passages with their features, as ranker-misses.ts does for the dev split). The questions and their facts are written here; the facts are words of the
  * pages, matched as the benchmark matches them (bench/answers/evaluate.ts).
  */
@@ -146,7 +146,7 @@ async function main(): Promise<void> {
 		const hits = index.search({ sparse: questionQuery(question.q, [], "en").sparse }, RETRIEVE_LIMIT);
 		const evidence = weighEvidence({ question: question.q, locale: "en", hits, ...lexiconFor("en") });
 		console.log(`\n${question.id} p=${evidence.probability.toFixed(2)} ${question.q}`);
-		for (const s of evidence.candidates.slice(0, 5)) console.log(`   - ${describePassage(s)}`);
+		for (const s of evidence.candidates.slice(0, Number(process.env.TOPN ?? 5))) console.log(`   - ${describePassage(s)}`);
 	}
 	printMarkdownTable(rows, `Model Context Protocol specification ${SPEC_VERSION}, five pages (outside the benchmark)`);
 }

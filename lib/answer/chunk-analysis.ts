@@ -7,6 +7,7 @@
  */
 import { RecentMap } from "../cache/recent-map";
 import type { Chunk } from "../retrieval/chunker";
+import { isSymbolTerm } from "../text/symbols";
 import { analyze, Locale, splitSentences } from "../text/tokenize";
 
 /** One sentence of a chunk, with the line it stands on. */
@@ -44,7 +45,10 @@ function analyzeChunk(chunk: Chunk, locale: Locale): ChunkAnalysis {
 	const codeLines = new Set(chunk.codeLines);
 	chunk.text.split("\n").forEach((line, lineIndex) => {
 		const code = codeLines.has(lineIndex);
-		for (const sentence of splitSentences(line)) units.push({ text: sentence, line: lineIndex, terms: analyze(sentence, locale), code });
+		for (const sentence of splitSentences(line)) {
+			const terms = analyze(sentence, locale);
+			units.push({ text: sentence, line: lineIndex, terms: code ? terms.filter(term => !isSymbolTerm(term)) : terms, code });
+		}
 	});
 	return {
 		units,

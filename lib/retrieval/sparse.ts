@@ -18,6 +18,7 @@
  *   the searched generation. score(q, d) = Σ idf(t) · w(t, d), i.e. classic BM25.
  */
 import type { Chunk } from "./chunker";
+import { isSymbolTerm } from "../text/symbols";
 import { analyze, Locale } from "../text/tokenize";
 
 /** Term-frequency saturation: after ~k1 occurrences, more repeats add little. */
@@ -114,9 +115,16 @@ export function indexedText(chunk: Pick<Chunk, "heading" | "text">): string {
 	return chunk.heading ? `${chunk.heading}\n${chunk.text}` : chunk.text;
 }
 
-/** Analysed terms of a chunk, for `documentVectors`. */
-export function chunkTerms(chunk: Pick<Chunk, "heading" | "text">, locale: Locale): string[] {
-	return analyze(indexedText(chunk), locale);
+/** Analysed terms of a chunk, for `documentVectors`; its lines of code hold no symbol terms (symbols.ts says why). */
+export function chunkTerms(chunk: Pick<Chunk, "heading" | "text" | "codeLines">, locale: Locale): string[] {
+	const terms = analyze(chunk.heading ?? "", locale);
+	if (!chunk.codeLines?.length) return [...terms, ...analyze(chunk.text, locale)];
+	const code = new Set(chunk.codeLines);
+	// Terms never span a line, so the text's terms are its lines' terms in order.
+	chunk.text.split("\n").forEach((line, i) => {
+		for (const term of analyze(line, locale)) if (!code.has(i) || !isSymbolTerm(term)) terms.push(term);
+	});
+	return terms;
 }
 
 /**

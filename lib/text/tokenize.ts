@@ -11,12 +11,21 @@
  */
 import { newStemmer, Stemmer } from "snowball-stemmers";
 import { isStopWord, Locale } from "./stop-words";
+import { symbolNamed, TERM_SYMBOLS } from "./symbols";
 
 export type { Locale } from "./stop-words";
 export { splitSentences } from "./sentences";
 
-/** A number with separators, or a word possibly joined to others by - _ . or an apostrophe. */
-const TOKEN = /\p{N}+(?:[.,]\p{N}+)+|[\p{L}\p{M}\p{N}]+(?:['\-_.][\p{L}\p{M}\p{N}]+)*/gu;
+/**
+ * A number with separators, a word possibly joined to others by - _ . or an apostrophe, or a symbol
+ * standing alone (symbols.ts): a run of one of `TERM_SYMBOLS` with a space, a bracket, a quote or
+ * a comma before it and a space, a bracket, a quote or sentence punctuation after it ("-, _, or *",
+ * "the > character", "***"); "-v", "1--6", "<pre>" and "**bold**" hold none. The run's repeat
+ * matches one character against the one before; when what follows the run is no boundary, it gives
+ * back one character at a time, and every later start inside the run fails on the look-behind, so
+ * the work stays linear in the run's length.
+ */
+const TOKEN = /\p{N}+(?:[.,]\p{N}+)+|[\p{L}\p{M}\p{N}]+(?:['\-_.][\p{L}\p{M}\p{N}]+)*|(?<![^\s(\[{"'`,;:])([*\-_#><`~\\|+=^])\1*(?![^\s)\]}"'`,;:.?!])/gu;
 const NUMBER = /^\p{N}+(?:[.,]\p{N}+)*$/u;
 const COMPOUND_SEPARATOR = /[-_.]/;
 /** Symbols that make a lone letter a name: a format directive ("%j", "%O"), a flag ("-v"), a variable ("$x"). */
@@ -77,7 +86,7 @@ function termOf(word: string, locale: Locale): string {
 	const folded = foldAccents(word);
 	if (isStopWord(folded, locale)) return "";
 	if (word.length === 1 && !/\p{N}/u.test(word)) return "";
-	return foldAccents(stemmers[locale].stem(locale === "es" ? canonicalSpanish(folded) : folded));
+	return symbolNamed(foldAccents(stemmers[locale].stem(locale === "es" ? canonicalSpanish(folded) : folded)), locale);
 }
 
 function pushWord(word: string, locale: Locale, out: string[]): void {
@@ -106,6 +115,11 @@ export function analyze(text: string, locale: Locale): string[] {
 	for (const match of normalized.matchAll(TOKEN)) {
 		const original = match[0];
 		if (original.length > MAX_TERM_LENGTH) continue;
+		// A symbol standing alone ("*", "---", ">"): the symbol is the term, however often it repeats.
+		if (TERM_SYMBOLS.includes(original[0])) {
+			terms.push(original[0]);
+			continue;
+		}
 		const ascii = !NOT_ASCII.test(original);
 		const token = lowerWord(original, ascii);
 		// A lone letter is dropped as noise ("e.g.", "x"), but one glued to a symbol is a name: "%j JSON" answers "%j".

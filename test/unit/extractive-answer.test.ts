@@ -460,6 +460,45 @@ describe("passages beyond one span", () => {
 		expect(answer.text).not.toContain("Conversations");
 	});
 
+	test("a symbol is a word: asked by its name or written alone, the sentence speaking of it answers, not the examples using it", async () => {
+		const syntax = typedText(
+			"syntax",
+			"Markdown syntax",
+			[
+				"# Breaks",
+				"",
+				"A line of three or more matching -, _, or * characters forms a thematic break.",
+				"",
+				"A hard line break is a line ending preceded by two or more spaces.",
+				"",
+				"# Quotes",
+				"",
+				"Fenced code blocks may be indented by up to three spaces.",
+				"",
+				"The > characters can be preceded by up to two spaces of indentation.",
+				"",
+				"Quotes nest when a line holds several, as these lines show, each indented by one space more than the last:",
+				"",
+				"```",
+				"> > > > deep",
+				" > > > deeper",
+				"  > > > deepest",
+				"```"
+			].join("\n")
+		);
+		const asked = async (question: string) => extractiveAnswer({ question, locale: "en", hits: await retrieve([syntax], question, "en", 16), ...lexiconFor("en") });
+		// Named: "dashes" and "asterisks" are the "-" and "*" of the sentence, not the spaces of the other break.
+		const byName = await asked("How many dashes or asterisks does a break need?");
+		expect(byName.answered).toBe(true);
+		expect(byName.text).toContain("three or more matching");
+		// Written alone: "the >" is the block quote's character, not any indentation; and the example
+		// lines, full of ">", only use it.
+		const written = await asked("How far may the > be indented?");
+		expect(written.text).toContain("up to two spaces");
+		expect(written.text).not.toContain("Fenced");
+		expect(written.text).not.toContain("deepest");
+	});
+
 	test("a question asking two things is answered with a second passage of the same page, both cited once", () => {
 		const page: ChunkSource = {
 			chatbotId: "bot",

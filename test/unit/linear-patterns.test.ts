@@ -19,6 +19,7 @@ import { stripFrontMatter } from "../../lib/extract/extract-text";
 import { normalizeText } from "../../lib/extract/plain-text";
 import { chunkSources, markdownHeading, stripInlineMarkdown } from "../../lib/retrieval/chunker";
 import { splitSentences } from "../../lib/text/sentences";
+import { analyze } from "../../lib/text/tokenize";
 
 /**
  * The quickest of three runs, in ms. A linear pass over these inputs takes about a millisecond (the
@@ -254,6 +255,19 @@ describe("questions", () => {
 		expect(fastest(() => ["en", "es"].forEach(locale => asksWhere(question, locale as "en" | "es")))).toBeLessThan(FAST_MS);
 		expect(fastest(() => parseQuestion(question, "en"))).toBeLessThan(FAST_MS * 10);
 		expect(fastest(() => parseQuestion(question, "es"))).toBeLessThan(FAST_MS * 10);
+	});
+});
+
+describe("symbols standing alone (the tokenizer)", () => {
+	// A run of one symbol is matched whole, then given back one character at a time when what follows
+	// is no boundary; every start inside the run fails on its first look-behind.
+	it.each([
+		["200,000 '*' before a letter", "*".repeat(200_000) + "a"],
+		["100,000 ' *a'", " *a".repeat(100_000)],
+		["100,000 '> '", "> ".repeat(100_000)],
+		["100,000 '-,'", "-,".repeat(100_000)]
+	])("%s take milliseconds to analyse", (_label, text) => {
+		expect(fastest(() => analyze(text, "en"))).toBeLessThan(FAST_MS);
 	});
 });
 

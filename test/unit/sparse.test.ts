@@ -70,6 +70,15 @@ describe("documentVector", () => {
 	});
 });
 
+describe("chunk terms", () => {
+	test("a chunk's lines of code hold no symbol terms: an example uses its symbols, a sentence speaks of them", () => {
+		const chunk = { heading: "Block quotes", text: "The > character starts a quote:\n> > nested\n> quoted", codeLines: [1, 2] };
+		expect(chunkTerms(chunk, "en")).toEqual(["block", "quot", ">", "charact", "start", "quot", "nest", "quot"]);
+		// Without code lines, every symbol standing alone counts.
+		expect(chunkTerms({ ...chunk, codeLines: [] }, "en").filter(term => term === ">")).toHaveLength(4);
+	});
+});
+
 describe("query side", () => {
 	test("gives each distinct query term weight 1 (the index applies IDF)", () => {
 		const vector = queryVector(["warranti", "long", "warranti"]);

@@ -79,8 +79,22 @@ describe("analyze", () => {
 		expect(analyze("las LAS las", "es")).toEqual([]);
 	});
 
+	test("a symbol standing alone is a term, once per run, and so are the words naming it", () => {
+		expect(analyze("three or more matching -, _, or * characters", "en")).toEqual(["three", "match", "-", "_", "*", "charact"]);
+		expect(analyze("How far may the > be indented? (`*`) \"#\" [~] a + b = 2", "en")).toEqual(["far", ">", "indent", "*", "#", "~", "+", "=", "2"]);
+		expect(analyze("***\n---\n> > quoted", "en")).toEqual(["*", "-", ">", ">", "quot"]);
+		expect(analyze("dashes, asterisks, stars, hyphens, underscores, hashes, backticks, tildes, backslashes", "en")).toEqual(["-", "*", "*", "-", "_", "#", "`", "~", "\\"]);
+		expect(analyze("guiones, asteriscos y almohadillas", "es")).toEqual(["-", "*", "#"]);
+		// A symbol joined to a word or to another symbol is no symbol standing alone: a flag, a range,
+		// a tag, emphasis, a language's name.
+		expect(analyze("-v 1--6 <pre> **bold** C++ a->b", "en")).toEqual(["v", "1", "6", "pre", "bold"]);
+		// Names that mean something else in documentation stay words: a stream's pipe, the Spanish accent.
+		expect(analyze("pipe", "en")).toEqual(["pipe"]);
+		expect(analyze("tilde", "es")).toEqual(["tild"]);
+	});
+
 	test("ignores punctuation-only and over-long tokens", () => {
-		expect(analyze("--- ... !!!", "en")).toEqual([]);
+		expect(analyze("... !!! ?? // @@", "en")).toEqual([]);
 		expect(analyze("x".repeat(60) + " kettle", "en")).toEqual(["kettl"]);
 	});
 });
