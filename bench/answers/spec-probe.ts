@@ -1,16 +1,19 @@
 /**
- * A check outside the benchmark: paraphrased questions over five pages of the Model Context
- * Protocol specification (lifecycle, transports, cancellation, ping, progress), the kind of
- * normative prose ("The client MUST…", nested lists of requirements) that the benchmark's corpora
- * hold little of. The pages are not shipped with the project or installed by npm: they are read at
- * run time from a checkout of github.com/modelcontextprotocol/modelcontextprotocol. Nothing is
- * fitted on these questions; they tell whether a change to the answerer suits more than the
- * benchmark's corpora.
+ * A check outside the benchmark: paraphrased questions over two sets of five pages of the Model
+ * Context Protocol specification, each set one chatbot as a crawl of five pages would make it: set A
+ * (lifecycle, transports, cancellation, ping, progress; the first written) and set B (tools,
+ * resources, prompts, roots, elicitation; written at stop 39 from the pages alone, before the
+ * answerer was run on them). Normative prose ("The client MUST…", nested lists of requirements,
+ * JSON examples between the sentences) is what the benchmark's corpora hold little of. The pages
+ * are not shipped with the project or installed by npm: they are read at run time from a checkout
+ * of github.com/modelcontextprotocol/modelcontextprotocol. Nothing is fitted on these questions;
+ * they tell whether a change to the answerer suits more than the benchmark's corpora.
  *
  * Run: `npx tsx bench/answers/spec-probe.ts <checkout>` (`-- --verbose` lists every miss with the
- * passage chosen and its probability; `--candidates=t02,p02` lists those questions' first five (`TOPN=n`: n)
- * candidate passages with their features, as ranker-misses.ts does for the dev split). The questions and their facts are written here; the facts are words of the
- * pages, matched as the benchmark matches them (bench/answers/evaluate.ts).
+ * passage chosen and its probability; `--candidates=t02,x19` lists those questions' first five
+ * candidate passages (`TOPN=n`: n) with their features, as ranker-misses.ts does for the dev
+ * split). The questions and their facts are written here; the facts are words of the pages,
+ * matched as the benchmark matches them (bench/answers/evaluate.ts).
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -30,77 +33,160 @@ import { describePassage } from "./describe";
 import { baseline, current, SystemResult } from "./systems";
 
 const SPEC_VERSION = "2025-06-18";
-const PAGES: Record<string, string> = {
-	lifecycle: "basic/lifecycle.mdx",
-	transports: "basic/transports.mdx",
-	cancellation: "basic/utilities/cancellation.mdx",
-	ping: "basic/utilities/ping.mdx",
-	progress: "basic/utilities/progress.mdx"
-};
 
 /** [id, question, facts (null: out of scope), page holding them]. */
-const QUESTIONS: Array<[string, string, string[] | null, string?]> = [
-	["t01", "With stdio, which signal comes after SIGTERM when the server refuses to exit?", ["SIGKILL"], "lifecycle"],
-	["t02", "How are messages separated from each other on stdio?", ["newlines"], "transports"],
-	["t03", "Where may a stdio server write its logs?", ["stderr|standard error"], "transports"],
-	["t04", "What must the server never print to stdout?", ["not a valid MCP message"], "transports"],
-	["t05", "What status does the server return when it accepts a notification sent by POST?", ["202"], "transports"],
-	["t06", "Which content types must the client list in the Accept header when posting?", ["text/event-stream"], "transports"],
-	["t07", "What should a server reply to a GET if it offers no SSE stream?", ["405"], "transports"],
-	["t08", "Which header does a client send to resume a broken stream?", ["Last-Event-ID"], "transports"],
-	["t09", "What characters may a session ID contain?", ["visible ASCII"], "transports"],
-	["t10", "What does the server answer for a session it has already terminated?", ["404"], "transports"],
-	["t11", "How does a client end a session it no longer needs?", ["DELETE"], "transports"],
-	["t12", "Which protocol version should the server assume when the version header is absent?", ["2025-03-26"], "transports"],
-	["t13", "What happens if the version header holds an unsupported version?", ["400"], "transports"],
-	["t14", "Why must servers check the Origin header?", ["DNS rebinding"], "transports"],
-	["t15", "Which address should a local server bind to?", ["127.0.0.1|localhost"], "transports"],
-	["t16", "Should a dropped connection be taken as the client cancelling?", ["SHOULD NOT be interpreted"], "transports"],
-	["t17", "Can a server broadcast one message on several streams?", ["MUST NOT broadcast"], "transports"],
-	["t18", "How does an old-style server announce itself to a client probing with GET?", ["endpoint"], "transports"],
-	["l01", "What is the very first thing client and server must do together?", ["initialization"], "lifecycle"],
-	["l02", "What does the client send once initialization has succeeded?", ["initialized"], "lifecycle"],
-	["l03", "Which requests may the client send before the server answers initialize?", ["ping"], "lifecycle"],
-	["l04", "What should the client do if it does not support the version the server picked?", ["disconnect"], "lifecycle"],
-	["l05", "Which capability lets a server offer prompt templates?", ["prompts"], "lifecycle"],
-	["l06", "How is shutdown signalled over HTTP?", ["closing the associated HTTP connection"], "lifecycle"],
-	["l07", "What should the sender do when a request times out?", ["cancellation"], "lifecycle"],
-	["l08", "Can a progress notification reset a request's timeout?", ["reset the timeout"], "lifecycle"],
-	["l09", "Which error code does the example use for an unsupported protocol version?", ["-32602"], "lifecycle"],
-	["l10", "What are the three phases of a connection?", ["Initialization", "Operation", "Shutdown"], "lifecycle"],
-	["c01", "Which notification cancels a request in progress?", ["notifications/cancelled"], "cancellation"],
-	["c02", "May a client cancel the initialize request?", ["MUST NOT"], "cancellation"],
-	["c03", "What should a receiver do after a cancellation arrives?", ["Stop processing"], "cancellation"],
-	["c04", "What happens to invalid cancellation notifications?", ["ignored"], "cancellation"],
-	["c05", "What should the sender do with a response that comes after it cancelled?", ["ignore"], "cancellation"],
-	["p01", "What parameters does a ping request carry?", ["no parameters"], "ping"],
-	["p02", "How must the other side reply to a ping?", ["empty response"], "ping"],
-	["p03", "What may the sender do when a ping gets no reply?", ["stale|Terminate|reconnection"], "ping"],
-	["p04", "How should timeouts of pings be treated?", ["connection failures"], "ping"],
-	["g01", "Where does a requester put the token to get progress updates?", ["request metadata|_meta"], "progress"],
-	["g02", "What types may a progress token be?", ["string or integer"], "progress"],
-	["g03", "Must the progress value go up each time?", ["MUST increase"], "progress"],
-	["g04", "Can progress values be fractional?", ["floating point"], "progress"],
-	["g05", "When must progress notifications stop?", ["after completion"], "progress"],
-	["o01", "How many retries does the client make when a POST fails?", null],
-	["o02", "What port does the MCP endpoint listen on by default?", null],
-	["o03", "Which signal does the server send to the client on shutdown?", null],
-	["o04", "How long is a session ID valid?", null],
-	["o05", "How often should pings be sent, in seconds?", null],
-	["o06", "What is the maximum size of a JSON-RPC message?", null],
-	["o07", "Which compression does Streamable HTTP use?", null],
-	["o08", "Can a cancelled request be resumed later?", null],
-	["o09", "What does the progress notification's percent field mean?", null],
-	["o10", "Who maintains the WebSocket transport?", null],
-	["o11", "How do I authenticate with an API key over stdio?", null],
-	["o12", "What is the default timeout for requests in seconds?", null]
+type Question = [string, string, string[] | null, string?];
+
+interface ProbeSet {
+	name: string;
+	/** Page key → file under docs/specification/<version>/. */
+	pages: Record<string, string>;
+	questions: Question[];
+}
+
+const SETS: ProbeSet[] = [
+	{
+		name: "A: lifecycle, transports, cancellation, ping, progress",
+		pages: {
+			lifecycle: "basic/lifecycle.mdx",
+			transports: "basic/transports.mdx",
+			cancellation: "basic/utilities/cancellation.mdx",
+			ping: "basic/utilities/ping.mdx",
+			progress: "basic/utilities/progress.mdx"
+		},
+		questions: [
+			["t01", "With stdio, which signal comes after SIGTERM when the server refuses to exit?", ["SIGKILL"], "lifecycle"],
+			["t02", "How are messages separated from each other on stdio?", ["newlines"], "transports"],
+			["t03", "Where may a stdio server write its logs?", ["stderr|standard error"], "transports"],
+			["t04", "What must the server never print to stdout?", ["not a valid MCP message"], "transports"],
+			["t05", "What status does the server return when it accepts a notification sent by POST?", ["202"], "transports"],
+			["t06", "Which content types must the client list in the Accept header when posting?", ["text/event-stream"], "transports"],
+			["t07", "What should a server reply to a GET if it offers no SSE stream?", ["405"], "transports"],
+			["t08", "Which header does a client send to resume a broken stream?", ["Last-Event-ID"], "transports"],
+			["t09", "What characters may a session ID contain?", ["visible ASCII"], "transports"],
+			["t10", "What does the server answer for a session it has already terminated?", ["404"], "transports"],
+			["t11", "How does a client end a session it no longer needs?", ["DELETE"], "transports"],
+			["t12", "Which protocol version should the server assume when the version header is absent?", ["2025-03-26"], "transports"],
+			["t13", "What happens if the version header holds an unsupported version?", ["400"], "transports"],
+			["t14", "Why must servers check the Origin header?", ["DNS rebinding"], "transports"],
+			["t15", "Which address should a local server bind to?", ["127.0.0.1|localhost"], "transports"],
+			["t16", "Should a dropped connection be taken as the client cancelling?", ["SHOULD NOT be interpreted"], "transports"],
+			["t17", "Can a server broadcast one message on several streams?", ["MUST NOT broadcast"], "transports"],
+			["t18", "How does an old-style server announce itself to a client probing with GET?", ["endpoint"], "transports"],
+			["l01", "What is the very first thing client and server must do together?", ["initialization"], "lifecycle"],
+			["l02", "What does the client send once initialization has succeeded?", ["initialized"], "lifecycle"],
+			["l03", "Which requests may the client send before the server answers initialize?", ["ping"], "lifecycle"],
+			["l04", "What should the client do if it does not support the version the server picked?", ["disconnect"], "lifecycle"],
+			["l05", "Which capability lets a server offer prompt templates?", ["prompts"], "lifecycle"],
+			["l06", "How is shutdown signalled over HTTP?", ["closing the associated HTTP connection"], "lifecycle"],
+			["l07", "What should the sender do when a request times out?", ["cancellation"], "lifecycle"],
+			["l08", "Can a progress notification reset a request's timeout?", ["reset the timeout"], "lifecycle"],
+			["l09", "Which error code does the example use for an unsupported protocol version?", ["-32602"], "lifecycle"],
+			["l10", "What are the three phases of a connection?", ["Initialization", "Operation", "Shutdown"], "lifecycle"],
+			["c01", "Which notification cancels a request in progress?", ["notifications/cancelled"], "cancellation"],
+			["c02", "May a client cancel the initialize request?", ["MUST NOT"], "cancellation"],
+			["c03", "What should a receiver do after a cancellation arrives?", ["Stop processing"], "cancellation"],
+			["c04", "What happens to invalid cancellation notifications?", ["ignored"], "cancellation"],
+			["c05", "What should the sender do with a response that comes after it cancelled?", ["ignore"], "cancellation"],
+			["p01", "What parameters does a ping request carry?", ["no parameters"], "ping"],
+			["p02", "How must the other side reply to a ping?", ["empty response"], "ping"],
+			["p03", "What may the sender do when a ping gets no reply?", ["stale|Terminate|reconnection"], "ping"],
+			["p04", "How should timeouts of pings be treated?", ["connection failures"], "ping"],
+			["g01", "Where does a requester put the token to get progress updates?", ["request metadata|_meta"], "progress"],
+			["g02", "What types may a progress token be?", ["string or integer"], "progress"],
+			["g03", "Must the progress value go up each time?", ["MUST increase"], "progress"],
+			["g04", "Can progress values be fractional?", ["floating point"], "progress"],
+			["g05", "When must progress notifications stop?", ["after completion"], "progress"],
+			["o01", "How many retries does the client make when a POST fails?", null],
+			["o02", "What port does the MCP endpoint listen on by default?", null],
+			["o03", "Which signal does the server send to the client on shutdown?", null],
+			["o04", "How long is a session ID valid?", null],
+			["o05", "How often should pings be sent, in seconds?", null],
+			["o06", "What is the maximum size of a JSON-RPC message?", null],
+			["o07", "Which compression does Streamable HTTP use?", null],
+			["o08", "Can a cancelled request be resumed later?", null],
+			["o09", "What does the progress notification's percent field mean?", null],
+			["o10", "Who maintains the WebSocket transport?", null],
+			["o11", "How do I authenticate with an API key over stdio?", null],
+			["o12", "What is the default timeout for requests in seconds?", null]
+		]
+	},
+	{
+		// Written at stop 39 from the pages alone, before the answerer was run on them.
+		name: "B: tools, resources, prompts, roots, elicitation",
+		pages: {
+			tools: "server/tools.mdx",
+			resources: "server/resources.mdx",
+			prompts: "server/prompts.mdx",
+			roots: "client/roots.mdx",
+			elicitation: "client/elicitation.mdx"
+		},
+		questions: [
+			["x01", "Is it the model or the user that decides when a tool is used?", ["model-controlled"], "tools"],
+			["x02", "What must a server declare if it offers tools?", ["tools capability"], "tools"],
+			["x03", "Which request returns the tools a server has?", ["tools/list"], "tools"],
+			["x04", "How does a client run a tool?", ["tools/call"], "tools"],
+			["x05", "Which notification tells clients that the set of tools has changed?", ["notifications/tools/list_changed"], "tools"],
+			["x06", "How does a tool report that its own execution failed?", ["isError"], "tools"],
+			["x07", "Should a client trust the annotations a tool comes with?", ["untrusted"], "tools"],
+			["x08", "In which field does a tool put structured results?", ["structuredContent"], "tools"],
+			["x09", "What must the server do when a tool declares an output schema?", ["conform to this schema"], "tools"],
+			["x10", "What should a client show the user before it calls the server?", ["tool inputs"], "tools"],
+			["xo1", "How long may a tool run before the client has to give up?", null],
+			["xo2", "How many tools can one server offer at most?", null],
+			["xo3", "What error does the server return when a tool is called too often?", null],
+			["x11", "Are resources chosen by the model, by the user or by the application?", ["application-driven"], "resources"],
+			["x12", "Which two optional features can the resources capability offer?", ["subscribe", "listChanged"], "resources"],
+			["x13", "How does a client fetch what a resource contains?", ["resources/read"], "resources"],
+			["x14", "What lets a server offer resources that take parameters?", ["URI templates"], "resources"],
+			["x15", "Between which values does a resource's priority lie?", ["0.0 to 1.0"], "resources"],
+			["x16", "In what format is a resource's last modification time written?", ["ISO 8601"], "resources"],
+			["x17", "When should a server give a resource an https URI?", ["fetch and load the resource directly"], "resources"],
+			["x18", "Which error code says a resource does not exist?", ["-32002"], "resources"],
+			["x19", "Which audiences can a resource annotation name?", ["user", "assistant"], "resources"],
+			["xo4", "How large may a resource's binary contents be?", null],
+			["xo5", "Can a client change a resource's contents through the protocol?", null],
+			["x20", "Are prompts picked by the user or by the model?", ["user-controlled"], "prompts"],
+			["x21", "How are prompts usually started from a user interface?", ["slash commands"], "prompts"],
+			["x22", "Which request fetches one particular prompt?", ["prompts/get"], "prompts"],
+			["x23", "Which roles can a message in a prompt have?", ["user", "assistant"], "prompts"],
+			["x24", "How must image data in a prompt message be encoded?", ["base64"], "prompts"],
+			["x25", "What error should a server return when required prompt arguments are missing?", ["-32602"], "prompts"],
+			["x26", "How can a prompt's arguments be filled in automatically?", ["completion API"], "prompts"],
+			["x27", "What must a resource embedded in a prompt include?", ["resource URI", "MIME type"], "prompts"],
+			["xo6", "How many arguments may a single prompt take?", null],
+			["xo7", "Can two servers share one prompt?", null],
+			["x28", "What do roots mark out for a server?", ["boundaries"], "roots"],
+			["x29", "Which request does a server send to get the roots?", ["roots/list"], "roots"],
+			["x30", "What kind of URI must a root be?", ["file://"], "roots"],
+			["x31", "Which error should a client return when it has no support for roots?", ["-32601"], "roots"],
+			["x32", "Why must a client validate the URIs of its roots?", ["path traversal"], "roots"],
+			["x33", "What should a client get from users before exposing roots?", ["consent"], "roots"],
+			["x34", "Does a root need a name?", ["Optional"], "roots"],
+			["x35", "When does a client have to notify the server about its roots?", ["roots change"], "roots"],
+			["xo8", "How many roots may a client expose?", null],
+			["xo9", "Can a root be protected with a password?", null],
+			["x36", "What must a server never ask for through elicitation?", ["sensitive information"], "elicitation"],
+			["x37", "Which request does a server send to ask the user for information?", ["elicitation/create"], "elicitation"],
+			["x38", "What kinds of properties can a requested schema hold?", ["primitive"], "elicitation"],
+			["x39", "Which string formats can an elicitation schema ask for?", ["email", "date-time"], "elicitation"],
+			["x40", "What are the three ways a user can respond to an elicitation?", ["Accept", "Decline", "Cancel"], "elicitation"],
+			["x41", "What is it called when the user closes the dialog without choosing?", ["Cancel"], "elicitation"],
+			["x42", "Is there any content in the response when the user declines?", ["typically omitted"], "elicitation"],
+			["x43", "Can a requested schema hold arrays of objects?", ["not supported"], "elicitation"],
+			["x44", "Is elicitation a settled part of the protocol?", ["may evolve"], "elicitation"],
+			["xo10", "How long does a client wait for the user before an elicitation expires?", null],
+			["xo11", "In which languages can elicitation forms be shown?", null]
+		]
+	}
 ];
+
 
 const JSX_LINE = /^\s*<\/?[A-Za-z][^<>]*>\s*$/;
 
 /** The pages as a crawl would read them: Markdown rendered to a page, then its readable text. */
-function loadPages(checkout: string): ChunkSource[] {
-	return Object.entries(PAGES).map(([key, file]) => {
+function loadPages(checkout: string, pages: Record<string, string>): ChunkSource[] {
+	return Object.entries(pages).map(([key, file]) => {
 		const full = path.join(checkout, "docs", "specification", SPEC_VERSION, file);
 		if (!fs.existsSync(full)) throw new Error(`${full} not found: pass a checkout of github.com/modelcontextprotocol/modelcontextprotocol`);
 		const { data, body: mdx } = splitFrontMatter(fs.readFileSync(full, "utf8"));
@@ -121,34 +207,40 @@ async function main(): Promise<void> {
 	if (!checkout) throw new Error("usage: npx tsx bench/answers/spec-probe.ts <checkout of modelcontextprotocol/modelcontextprotocol> [--verbose]");
 	const verbose = process.argv.includes("--verbose");
 	const listed = process.argv.find(arg => arg.startsWith("--candidates="))?.slice("--candidates=".length).split(",") ?? [];
-	const index = new GenerationIndex();
-	for (const item of await vectorizeChunks(chunkSources(loadPages(checkout)), { locale: "en" })) index.add(item);
-	const questions: DevQuestion[] = QUESTIONS.map(([id, q, facts, page]) => ({ id, corpus: "spec", q, facts: facts ?? [], pages: page ? [page] : [], oos: facts === null }));
 	const rows: Array<Record<string, string>> = [];
-	for (const system of [baseline, current]) {
-		const asked: Array<{ graded: Graded; result: SystemResult }> = [];
-		for (const question of questions) {
-			const result = await system.ask(index, { question: question.q, history: [], locale: "en" });
-			asked.push({ graded: grade(question, result), result });
+	const all = new Map<string, Graded[]>();
+	for (const set of SETS) {
+		// One chatbot per set, as the five pages of one crawl.
+		const index = new GenerationIndex();
+		for (const item of await vectorizeChunks(chunkSources(loadPages(checkout, set.pages)), { locale: "en" })) index.add(item);
+		const questions: DevQuestion[] = set.questions.map(([id, q, facts, page]) => ({ id, corpus: "spec", q, facts: facts ?? [], pages: page ? [page] : [], oos: facts === null }));
+		for (const system of [baseline, current]) {
+			const asked: Array<{ graded: Graded; result: SystemResult }> = [];
+			for (const question of questions) {
+				const result = await system.ask(index, { question: question.q, history: [], locale: "en" });
+				asked.push({ graded: grade(question, result), result });
+			}
+			rows.push({ pages: set.name, answerer: system.name, ...summaryColumns(asked.map(a => a.graded)) });
+			all.set(system.name, [...(all.get(system.name) ?? []), ...asked.map(a => a.graded)]);
+			if (!verbose || system !== current) continue;
+			for (const { graded: g, result } of asked) {
+				if ((g.question.oos && g.verdict === "declined") || g.verdict === "fact") continue;
+				// What the best passage says, given or declined.
+				const chosen = result.candidate?.text ?? "";
+				const kind = g.question.oos ? "OOS answered" : g.verdict === "wrong" ? "wrong" : g.question.facts.every(f => holdsFact(chosen, f)) ? "declined, best passage holds the fact" : "declined";
+				const read = Object.entries(result.features ?? {}).map(([name, value]) => `${name}=${value.toFixed(2)}`).join(" ");
+				console.log(`${g.question.id} ${kind} (p ${(result.probability ?? 0).toFixed(2)}): ${g.question.q}\n    ${read}\n    > ${chosen.replace(/\n/g, " ⏎ ").slice(0, 200)}`);
+			}
 		}
-		rows.push({ answerer: system.name, ...summaryColumns(asked.map(a => a.graded)) });
-		if (!verbose || system !== current) continue;
-		for (const { graded: g, result } of asked) {
-			if ((g.question.oos && g.verdict === "declined") || g.verdict === "fact") continue;
-			// What the best passage says, given or declined.
-			const chosen = result.candidate?.text ?? "";
-			const kind = g.question.oos ? "OOS answered" : g.verdict === "wrong" ? "wrong" : g.question.facts.every(f => holdsFact(chosen, f)) ? "declined, best passage holds the fact" : "declined";
-			const read = Object.entries(result.features ?? {}).map(([name, value]) => `${name}=${value.toFixed(2)}`).join(" ");
-			console.log(`${g.question.id} ${kind} (p ${(result.probability ?? 0).toFixed(2)}): ${g.question.q}\n    ${read}\n    > ${chosen.replace(/\n/g, " ⏎ ").slice(0, 200)}`);
+		for (const question of questions.filter(q => listed.includes(q.id))) {
+			const hits = index.search({ sparse: questionQuery(question.q, [], "en").sparse }, RETRIEVE_LIMIT);
+			const evidence = weighEvidence({ question: question.q, locale: "en", hits, ...lexiconFor("en") });
+			console.log(`\n${question.id} p=${evidence.probability.toFixed(2)} ${question.q}`);
+			for (const s of evidence.candidates.slice(0, Number(process.env.TOPN ?? 5))) console.log(`   - ${describePassage(s)}`);
 		}
 	}
-	for (const question of questions.filter(q => listed.includes(q.id))) {
-		const hits = index.search({ sparse: questionQuery(question.q, [], "en").sparse }, RETRIEVE_LIMIT);
-		const evidence = weighEvidence({ question: question.q, locale: "en", hits, ...lexiconFor("en") });
-		console.log(`\n${question.id} p=${evidence.probability.toFixed(2)} ${question.q}`);
-		for (const s of evidence.candidates.slice(0, Number(process.env.TOPN ?? 5))) console.log(`   - ${describePassage(s)}`);
-	}
-	printMarkdownTable(rows, `Model Context Protocol specification ${SPEC_VERSION}, five pages (outside the benchmark)`);
+	for (const [answerer, graded] of all) rows.push({ pages: "A and B", answerer, ...summaryColumns(graded) });
+	printMarkdownTable(rows, `Model Context Protocol specification ${SPEC_VERSION}, two sets of five pages, one chatbot each (outside the benchmark)`);
 }
 
 main().catch(err => {
