@@ -83,6 +83,11 @@ export interface PassageFeatures {
 	long: number;
 	/** Weight share of the question's condition found in a condition the passage states (condition.ts; 0 when it sets none). */
 	condition: number;
+	/**
+	 * Weight share of the question's own terms that the passage holds only in lines of code (an
+	 * example's keys and values), not in its sentences; 0 for a question asking how to do something.
+	 */
+	codeOnly: number;
 }
 
 export const PASSAGE_FEATURES: Array<keyof PassageFeatures> = [
@@ -98,7 +103,8 @@ export const PASSAGE_FEATURES: Array<keyof PassageFeatures> = [
 	"rank",
 	"extraUnits",
 	"long",
-	"condition"
+	"condition",
+	"codeOnly"
 ];
 
 export interface ScoredPassage {
@@ -311,6 +317,8 @@ export interface ScoringOptions {
 	expects?: AnswerType;
 	/** Feature weights of the passage score; `RANKER` unless a fit is trying others. */
 	ranker?: Readonly<Record<string, number>>;
+	/** Whether the question asks how to do something, which a command or an example may answer (question.ts `asksHowTo`). */
+	howTo?: boolean;
 }
 
 /**
@@ -334,7 +342,7 @@ function missingName(question: WeightedQuestion, unsaid: ReadonlySet<string>, un
 }
 
 export function scorePassages(question: WeightedQuestion, passages: readonly Passage[], locale: Locale, options: ScoringOptions = {}): Scoring {
-	const { related, rank, expects, ranker = RANKER } = options;
+	const { related, rank, expects, ranker = RANKER, howTo = false } = options;
 	// Terms of each chunk (heading included) and of its heading and title, read once per chunk.
 	const chunkTerms = new Map<string, ReadonlySet<string>>();
 	const contexts = new Map<string, ReadonlySet<string>>();
@@ -413,6 +421,9 @@ export function scorePassages(question: WeightedQuestion, passages: readonly Pas
 
 	const scored = passages.map((p): ScoredPassage => {
 		const context = contexts.get(p.chunk.id) as ReadonlySet<string>;
+		// An example uses words as keys and values; a sentence says something with them.
+		const prose = !howTo && p.code.some(Boolean) ? new Set(p.partTerms.filter((_, i) => !p.code[i]).flat()) : p.terms;
+		let codeOnly = 0;
 		const credit = (term: string): Credit => {
 			if (p.terms.has(term)) return { exact: 1, heading: 0, related: 0, via: term };
 			if (context.has(term)) return { exact: 0, heading: 1, related: 0 };
@@ -457,6 +468,7 @@ export function scorePassages(question: WeightedQuestion, passages: readonly Pas
 			}
 			if (c.exact === 0 && c.heading === 0) unsaid.add(w.term);
 			exact += (w.weight * c.exact) / ownTotal;
+			if (c.exact > 0 && !prose.has(w.term)) codeOnly += w.weight / ownTotal;
 			heading += (w.weight * c.heading) / ownTotal;
 			relatedShare += (w.weight * c.related) / ownTotal;
 			const matched = c.exact > 0 || c.heading > 0 || c.related >= KNOWN_RELATEDNESS;
@@ -491,7 +503,8 @@ export function scorePassages(question: WeightedQuestion, passages: readonly Pas
 			rank: 1 / (1 + p.hitRank),
 			extraUnits: p.isList ? 1 : p.parts.length - 1,
 			long: text.length > LONG_PASSAGE_CHARS ? 1 : 0,
-			condition: conditionWeights.length > 0 ? conditionShare(p, conditionWeights, relatedByTerm, statedIn) : 0
+			condition: conditionWeights.length > 0 ? conditionShare(p, conditionWeights, relatedByTerm, statedIn) : 0,
+			codeOnly
 		};
 		return {
 			passage: p,

@@ -113,7 +113,8 @@ export function weighEvidence({ question, locale, hits, history = [], related, r
 	// (an answer the owner wrote to a Q&A pair stays, whatever it says).
 	const pointersAnswer = asksWhere(question, locale);
 	const passages = passagesOf(hits, locale).filter(p => pointersAnswer || p.isQa || !onlyPoints(p.parts, locale));
-	const scoring = scorePassages(weighted, passages, locale, { related, rank, expects: weighted.expects, ranker: model?.ranker });
+	const howTo = asksHowTo(question, locale);
+	const scoring = scorePassages(weighted, passages, locale, { related, rank, expects: weighted.expects, ranker: model?.ranker, howTo });
 	// A passage without the kind of value asked for would be declined however well it scores: the
 	// answer is sought among those that hold one (one more held-out question answered, 67% -> 69%).
 	// Nor is a passage of code alone (an example's lines, a diagram's source) given before one that
@@ -123,7 +124,7 @@ export function weighEvidence({ question, locale, hits, history = [], related, r
 	// part declines one more of its 37 out-of-scope questions. Unless the question asks how to do
 	// something ("How do I…", "Which command…"), which a command or an example alone may answer: the
 	// held-out part had lost one such answer to this ordering and has it back; nothing else moved.
-	const codeLast = !asksHowTo(question, locale);
+	const codeLast = !howTo;
 	const codeOnly = new Map(scoring.scored.map(s => [s, codeLast && isCodeOnly(s.passage)]));
 	const sorted = [...scoring.scored].sort(
 		(a, b) => Number(a.lacksValue) - Number(b.lacksValue) || Number(codeOnly.get(a)) - Number(codeOnly.get(b)) || b.score - a.score || a.passage.hitRank - b.passage.hitRank

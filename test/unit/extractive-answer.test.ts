@@ -1,7 +1,7 @@
 import { answerExtractively, answerText, extractiveAnswer, weighEvidence } from "../../lib/answer/extractive";
 import { Passage, passagesOf } from "../../lib/answer/passages";
 import { isPointer, onlyPoints } from "../../lib/answer/pointers";
-import { RANKER } from "../../lib/answer/calibration";
+import { DECISION, RANKER } from "../../lib/answer/calibration";
 import { collectAnswer } from "../../lib/answer/events";
 import { lexiconFor } from "../../lib/answer/lexicon";
 import { answerMessages } from "../../lib/answer/messages";
@@ -497,6 +497,34 @@ describe("passages beyond one span", () => {
 		expect(written.text).toContain("up to two spaces");
 		expect(written.text).not.toContain("Fenced");
 		expect(written.text).not.toContain("deepest");
+	});
+
+	test("an example's keys and values say nothing: the sentence stating the fact ranks above the example holding the question's words", async () => {
+		const annotations = typedText(
+			"annotations",
+			"Resources",
+			[
+				"# Annotations",
+				"",
+				"An annotation's audience says who a resource is for: user, assistant or both.",
+				"",
+				"Here is an example:",
+				"",
+				"```json",
+				'{ "resource": "file:///README.md", "annotations": { "audience": ["user"], "priority": 0.8 } }',
+				"```"
+			].join("\n")
+		);
+		const best = async (question: string, codeOnly: number) => {
+			const hits = await retrieve([annotations], question, "en", 16);
+			return weighEvidence({ question, locale: "en", hits, ...lexiconFor("en"), model: { ranker: { ...RANKER, codeOnly }, decision: DECISION } }).best?.passage.parts.join(" ");
+		};
+		const question = "Which audiences can a resource annotation name?";
+		expect(await best(question, RANKER.codeOnly)).toMatch(/^An annotation's audience says who a resource is for/);
+		// Counted as words said, the example's "resource", "annotations" and "audience" made it the answer.
+		expect(await best(question, 0)).toMatch(/^Here is an example:/);
+		// Asked how to do something, an example answers as a sentence does: its words count.
+		expect(await best("How do I give a resource annotation an audience?", RANKER.codeOnly)).toMatch(/^Here is an example:/);
 	});
 
 	test("a question asking two things is answered with a second passage of the same page, both cited once", () => {
