@@ -147,7 +147,7 @@ const SETS: ProbeSet[] = [
 			["xo4", "How large may a resource's binary contents be?", null],
 			["xo5", "Can a client change a resource's contents through the protocol?", null],
 			["x20", "Are prompts picked by the user or by the model?", ["user-controlled"], "prompts"],
-			["x21", "How are prompts usually started from a user interface?", ["slash commands"], "prompts"],
+			["x21", "How are prompts usually started from a user interface?", ["user-initiated commands|slash commands"], "prompts"],
 			["x22", "Which request fetches one particular prompt?", ["prompts/get"], "prompts"],
 			["x23", "Which roles can a message in a prompt have?", ["user", "assistant"], "prompts"],
 			["x24", "How must image data in a prompt message be encoded?", ["base64"], "prompts"],
