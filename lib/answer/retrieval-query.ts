@@ -8,6 +8,7 @@ import type { SparseVector } from "../retrieval/sparse";
 import type { SearchHit } from "../retrieval/vector-index";
 import { weightedQuestion } from "./follow-up";
 import { analyzedChunk } from "./chunk-analysis";
+import { isSymbolTerm, stemsNaming } from "../text/symbols";
 import { analyze, Locale } from "../text/tokenize";
 import { corrected, spellingCorrections, SpellingOptions } from "./spelling";
 
@@ -31,9 +32,25 @@ export function questionQuery(question: string, history: readonly string[], loca
 	const weighted = weightedQuestion(question, history, locale);
 	const previous = history.at(-1);
 	return {
-		sparse: weightedQueryVector(weighted.terms),
+		sparse: weightedQueryVector(withSymbolNames(weighted.terms, locale)),
 		embedText: weighted.usedContext && previous ? `${previous}\n${question}` : question
 	};
+}
+
+/**
+ * The query's terms, and for each symbol among them the stems of the words naming it, at its weight:
+ * chunks indexed before symbols became terms (lib/text/symbols.ts) hold "asterisk" where chunks
+ * indexed since hold "*", and a chatbot is not retrained when the service is upgraded. Chunks
+ * indexed since hold no such stem, so for them the extra terms match nothing.
+ */
+function withSymbolNames(terms: ReadonlyMap<string, number>, locale: Locale): ReadonlyMap<string, number> {
+	let out: Map<string, number> | undefined;
+	for (const [term, weight] of terms) {
+		if (!isSymbolTerm(term)) continue;
+		out ??= new Map(terms);
+		for (const stem of stemsNaming(term, locale)) out.set(stem, Math.max(out.get(stem) ?? 0, weight));
+	}
+	return out ?? terms;
 }
 
 export interface Retrieved {

@@ -41,6 +41,14 @@ const SYMBOL_NAMES: Record<Locale, ReadonlyMap<string, string>> = {
 	])
 };
 
+/**
+ * The stems of the words naming a symbol in the locale ("*" → "asterisk", "star"). A chunk indexed
+ * before symbols were terms holds these rather than the symbol, so a query looks them up too.
+ */
+export function stemsNaming(symbol: string, locale: Locale): string[] {
+	return [...SYMBOL_NAMES[locale]].filter(([, named]) => named === symbol).map(([stem]) => stem);
+}
+
 /** The symbol a stemmed word names in the locale ("asterisk" → "*"), or the stem itself. */
 export function symbolNamed(stem: string, locale: Locale): string {
 	return SYMBOL_NAMES[locale].get(stem) ?? stem;

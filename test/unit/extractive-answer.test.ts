@@ -8,6 +8,8 @@ import { answerMessages } from "../../lib/answer/messages";
 import { Chunk, chunkSource, chunkSources, ChunkSource } from "../../lib/retrieval/chunker";
 import { GenerationIndex } from "../../lib/retrieval/embedded-generation";
 import { vectorizeChunks, vectorizeQuery } from "../../lib/retrieval/vectorize";
+import { chunkTerms, documentVectors, queryVector } from "../../lib/retrieval/sparse";
+import { questionQuery } from "../../lib/answer/retrieval-query";
 import type { SearchHit } from "../../lib/retrieval/vector-index";
 import { analyze, Locale } from "../../lib/text/tokenize";
 import { asksHowTo } from "../../lib/answer/question";
@@ -497,6 +499,23 @@ describe("passages beyond one span", () => {
 		expect(written.text).toContain("up to two spaces");
 		expect(written.text).not.toContain("Fenced");
 		expect(written.text).not.toContain("deepest");
+	});
+
+	test("a chunk indexed before symbols were terms is still found by a question naming the symbol", () => {
+		// What the index held for "A thematic break is three or more matching asterisks." before
+		// names of symbols became the symbol: the word's own stem.
+		const old = { ...chunk(0, "A thematic break is three or more matching asterisks."), codeLines: [] };
+		const other = chunk(1, "Hard line breaks need two spaces at the end of a line.");
+		const index = new GenerationIndex();
+		const [oldVector, otherVector] = documentVectors([["themat", "break", "three", "match", "asterisk"], chunkTerms(other, "en")]);
+		index.add({ chunk: old, sparse: oldVector });
+		index.add({ chunk: other, sparse: otherVector });
+		const question = "How many asterisks make a thematic break?";
+		expect(analyze(question, "en")).toContain("*");
+		expect(index.search(questionQuery(question, [], "en"), 2)[0].chunk.id).toBe(old.id);
+		// The same question without the names' stems reaches the old chunk by its other words only, scoring less.
+		const withoutNames = index.search({ sparse: queryVector(analyze(question, "en")) }, 2);
+		expect(withoutNames[0].score).toBeLessThan(index.search(questionQuery(question, [], "en"), 2)[0].score);
 	});
 
 	test("an example's keys and values say nothing: the sentence stating the fact ranks above the example holding the question's words", async () => {
