@@ -7,7 +7,7 @@
  */
 import { RecentMap } from "../cache/recent-map";
 import type { Chunk } from "../retrieval/chunker";
-import { isSymbolTerm } from "../text/symbols";
+import { termsOfCode } from "../text/symbols";
 import { analyze, Locale, splitSentences } from "../text/tokenize";
 
 /** One sentence of a chunk, with the line it stands on. */
@@ -47,7 +47,7 @@ function analyzeChunk(chunk: Chunk, locale: Locale): ChunkAnalysis {
 		const code = codeLines.has(lineIndex);
 		for (const sentence of splitSentences(line)) {
 			const terms = analyze(sentence, locale);
-			units.push({ text: sentence, line: lineIndex, terms: code ? terms.filter(term => !isSymbolTerm(term)) : terms, code });
+			units.push({ text: sentence, line: lineIndex, terms: code ? termsOfCode(terms) : terms, code });
 		}
 	});
 	return {

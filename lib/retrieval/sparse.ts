@@ -18,7 +18,7 @@
  *   the searched generation. score(q, d) = Σ idf(t) · w(t, d), i.e. classic BM25.
  */
 import type { Chunk } from "./chunker";
-import { isSymbolTerm } from "../text/symbols";
+import { termsOfCode } from "../text/symbols";
 import { analyze, Locale } from "../text/tokenize";
 
 /** Term-frequency saturation: after ~k1 occurrences, more repeats add little. */
@@ -122,7 +122,8 @@ export function chunkTerms(chunk: Pick<Chunk, "heading" | "text" | "codeLines">,
 	const code = new Set(chunk.codeLines);
 	// Terms never span a line, so the text's terms are its lines' terms in order.
 	chunk.text.split("\n").forEach((line, i) => {
-		for (const term of analyze(line, locale)) if (!code.has(i) || !isSymbolTerm(term)) terms.push(term);
+		const lineTerms = analyze(line, locale);
+		for (const term of code.has(i) ? termsOfCode(lineTerms) : lineTerms) terms.push(term);
 	});
 	return terms;
 }

@@ -54,11 +54,16 @@ export function symbolNamed(stem: string, locale: Locale): string {
 	return SYMBOL_NAMES[locale].get(stem) ?? stem;
 }
 
-/**
- * Whether a term is a symbol standing alone. In a line of code a symbol is used, not spoken of
- * ("> quoted" in an example of a block quote, "a = b"): such lines are read without them, or every
- * example would match a question about the symbol better than the sentence defining it.
- */
+/** Whether a term is a symbol standing alone. */
 export function isSymbolTerm(term: string): boolean {
 	return term.length === 1 && TERM_SYMBOLS.includes(term);
+}
+
+/**
+ * The terms of a line of code, less its symbols. In code a symbol is used, not spoken of ("> quoted"
+ * in an example of a block quote, "a = b"): counted, every example would match a question about the
+ * symbol better than the sentence defining it.
+ */
+export function termsOfCode(terms: readonly string[]): string[] {
+	return terms.filter(term => !isSymbolTerm(term));
 }

@@ -16,6 +16,8 @@ import { symbolNamed, TERM_SYMBOLS } from "./symbols";
 export type { Locale } from "./stop-words";
 export { splitSentences } from "./sentences";
 
+/** `TERM_SYMBOLS` as a character class of a regular expression. */
+const SYMBOL_CLASS = `[${TERM_SYMBOLS.replace(/[\\\]\-^]/g, "\\$&")}]`;
 /**
  * A number with separators, a word possibly joined to others by - _ . or an apostrophe, or a symbol
  * standing alone (symbols.ts): a run of one of `TERM_SYMBOLS` with a space, a bracket, a quote or
@@ -25,7 +27,10 @@ export { splitSentences } from "./sentences";
  * back one character at a time, and every later start inside the run fails on the look-behind, so
  * the work stays linear in the run's length.
  */
-const TOKEN = /\p{N}+(?:[.,]\p{N}+)+|[\p{L}\p{M}\p{N}]+(?:['\-_.][\p{L}\p{M}\p{N}]+)*|(?<![^\s(\[{"'`,;:])([*\-_#><`~\\|+=^])\1*(?![^\s)\]}"'`,;:.?!])/gu;
+const TOKEN = new RegExp(
+	`\\p{N}+(?:[.,]\\p{N}+)+|[\\p{L}\\p{M}\\p{N}]+(?:['\\-_.][\\p{L}\\p{M}\\p{N}]+)*|(?<![^\\s(\\[{"'\`,;:])(${SYMBOL_CLASS})\\1*(?![^\\s)\\]}"'\`,;:.?!])`,
+	"gu"
+);
 const NUMBER = /^\p{N}+(?:[.,]\p{N}+)*$/u;
 const COMPOUND_SEPARATOR = /[-_.]/;
 /** Symbols that make a lone letter a name: a format directive ("%j", "%O"), a flag ("-v"), a variable ("$x"). */
