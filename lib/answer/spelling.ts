@@ -18,11 +18,15 @@
  * English also by its term: "straemed" to "stream"). Failing that, to such a word of the chatbot's
  * other chunks, found by searching its index for every word one edit from the slip (`lookUp`, given
  * by retrieval-query.ts): a slip in the only word that could find the right page ("¿Cuándo hay
- * que dsecalcificar?") leaves no retrieved text that holds the word meant. Failing both, in
+ * que dsecalcificar?") leaves no retrieved text that holds the word meant. A slip of a stop word
+ * ("shuold", "thorugh") is corrected to it, since no text holds a stop word's term: in English
+ * before the index is searched (the lexicon vouches the slip is no word), in Spanish after (a word
+ * of the chatbot's pages may be one letter from a stop word: "estados", "estado"). Failing all, in
  * English, to the commonest known word one edit away, which the caller keeps only if retrieval
  * meets it.
  */
 import type { SearchHit } from "../retrieval/vector-index";
+import { isStopWord } from "../text/stop-words";
 import { analyze, foldAccents, Locale } from "../text/tokenize";
 import { analyzedChunk } from "./chunk-analysis";
 import { formRelatedness } from "./evidence";
@@ -65,13 +69,14 @@ export interface Correction {
 	word: string;
 	at: number;
 	replacement: string;
-	/** The replacement's term, which the corrected question's retrieval should meet. */
+	/** The replacement's term, which the corrected question's retrieval should meet ("" for a stop word, which has none). */
 	term: string;
 	/**
 	 * Where the replacement comes from: the retrieved text, the chatbot's other chunks (found by
-	 * searching for the slip's variants), or the language's common words.
+	 * searching for the slip's variants), the language's stop words ("shuold", "thorugh": words the
+	 * index never holds, so no text explains their slips), or the language's common words.
 	 */
-	from: "retrieved" | "index" | "lexicon";
+	from: "retrieved" | "index" | "stop word" | "lexicon";
 }
 
 /**
@@ -95,14 +100,17 @@ export async function spellingCorrections(question: string, locale: Locale, hits
 	const slips = slipsIn(question, locale, hits, options);
 	if (slips.length === 0) return [];
 	const retrieved = wordsOf(hits, locale);
-	const fromRetrieved = slips.map(slip => correctionFrom(slip, retrieved, locale, "retrieved"));
-	const unexplained = slips.filter((_, i) => !fromRetrieved[i]).slice(0, MAX_LOOKED_UP_SLIPS);
+	// Where the lexicon vouches that the slip is no word, a stop word one edit away is what was meant;
+	// without one, a word of the chatbot's chunks is likelier ("estados" is no slip of "estado").
+	const stopWordsFirst = WITH_LEXICON.has(locale);
+	const direct = slips.map(slip => correctionFrom(slip, retrieved, locale, "retrieved") ?? (stopWordsFirst ? stopWordCorrection(slip, locale) : undefined));
+	const unexplained = slips.filter((_, i) => !direct[i]).slice(0, MAX_LOOKED_UP_SLIPS);
 	const indexed = lookUp && unexplained.length > 0 ? wordsOf(await lookUp(unexplained.flatMap(slip => variantsOf(slip, locale))), locale) : undefined;
 	return slips.flatMap((slip, i) => {
-		const found = fromRetrieved[i];
+		const found = direct[i];
 		if (found) return [found];
 		if (!unexplained.includes(slip)) return [];
-		return (indexed && correctionFrom(slip, indexed, locale, "index")) || lexiconCorrection(slip, locale, options) || [];
+		return (indexed && correctionFrom(slip, indexed, locale, "index")) || (!stopWordsFirst && stopWordCorrection(slip, locale)) || lexiconCorrection(slip, locale, options) || [];
 	});
 }
 
@@ -132,6 +140,20 @@ function slipsIn(question: string, locale: Locale, hits: readonly SearchHit[], o
 function correctionFrom(slip: Slip, vocabulary: Vocabulary, locale: Locale, from: "retrieved" | "index"): Correction | undefined {
 	const found = correction(slip, nearestIn(slip, vocabulary, locale), locale, from);
 	return found && formRelatedness(slip.term, found.term) === 0 ? found : undefined;
+}
+
+/**
+ * The slip corrected to a stop word of the language one edit away, preferring one of its length (a
+ * swap or a struck key: "thorugh" is "through" before "though"). A stop word has no term, so the
+ * correction only takes a word nothing can match out of the question.
+ */
+function stopWordCorrection(slip: Slip, locale: Locale): Correction | undefined {
+	let best: string | undefined;
+	for (const variant of variantsOf(slip, locale)) {
+		if (!isStopWord(variant, locale)) continue;
+		if (!best || (best.length !== slip.folded.length && variant.length === slip.folded.length)) best = variant;
+	}
+	return best === undefined ? undefined : { word: slip.word, at: slip.at, replacement: best, term: "", from: "stop word" };
 }
 
 /** In a language with a lexicon, the slip corrected to the commonest known word one edit away. */

@@ -141,6 +141,23 @@ describe("retrieveFor", () => {
 		expect((await retrieveFor("Who runs the fetcher?", [], "en", search, spellingFor("en"))).question).toBe("Who runs the fetcher?");
 	});
 
+	it("corrects a slip of a stop word, which no text explains, to the stop word", async () => {
+		const lookUp = jest.fn(async (_words: readonly string[]): Promise<SearchHit[]> => []);
+		const english = await spellingCorrections("Shuold the agent open the link thorugh the widget?", "en", [], spellingFor("en"), lookUp);
+		// "thorugh" is one edit from "through" and from "though": the slip of its length is meant.
+		expect(english.map(c => [c.word, c.replacement, c.from])).toEqual([
+			["Shuold", "should", "stop word"],
+			["thorugh", "through", "stop word"]
+		]);
+		// The lexicon vouches that both are no words: the index is not searched for them.
+		expect(lookUp).not.toHaveBeenCalled();
+		// Spanish has no lexicon, so a slip may be a word of the chatbot's pages: they are searched
+		// first ("estados" is one letter from the stop word "estado"), and, finding nothing, the stop word stands.
+		const spanish = await spellingCorrections("¿y cunátas páginas rastrea?", "es", [], spellingFor("es"), lookUp);
+		expect(lookUp).toHaveBeenCalledTimes(1);
+		expect(spanish.map(c => [c.word, c.replacement, c.from])).toEqual([["cunátas", "cuantas", "stop word"]]);
+	});
+
 	it("keeps a question without slips as it is, with one retrieval", async () => {
 		const search = jest.fn(await indexOf(HANDBOOK));
 		const got = await retrieveFor("When is the help desk open?", [], "en", search, spellingFor("en"));
