@@ -110,7 +110,7 @@ export async function spellingCorrections(question: string, locale: Locale, hits
 		const found = direct[i];
 		if (found) return [found];
 		if (!unexplained.includes(slip)) return [];
-		return (indexed && correctionFrom(slip, indexed, locale, "index")) || (!stopWordsFirst && stopWordCorrection(slip, locale)) || lexiconCorrection(slip, locale, options) || [];
+		return (indexed && correctionFrom(slip, indexed, locale, "index")) || (stopWordsFirst ? undefined : stopWordCorrection(slip, locale)) || lexiconCorrection(slip, locale, options) || [];
 	});
 }
 
