@@ -276,7 +276,7 @@ function pricedTerms(words: readonly string[], locale: Locale, names: readonly s
 }
 
 export function parseQuestion(question: string, locale: Locale): ParsedQuestion {
-	const expects = expectedAnswerType(question, locale);
+	let expects = expectedAnswerType(question, locale);
 	let framed = question.replace(QUANTITY_PHRASES[locale], " ").replace(FRAME_WORDS[locale], " ");
 	if (expects === "duration" && locale === "en") framed = framed.replace(DURATION_VERBS, " ");
 	let terms = [...new Set(analyze(framed, locale))];
@@ -290,6 +290,10 @@ export function parseQuestion(question: string, locale: Locale): ParsedQuestion 
 	const choices = written.choices
 		.map(group => group.filter(term => terms.includes(term)))
 		.filter(group => group.length > 1 && !counted.includes(group[0]));
+	// "Are prompts picked by the user or by the model?" opens as a yes/no question but asks which:
+	// a "not" or a "must" says nothing of which one (a passage saying the protocol "does not mandate"
+	// an interaction model outranked the one saying prompts are user-controlled).
+	if (expects === "polar" && choices.length > 0) expects = undefined;
 	const phrases = locale === "en" ? phrasalVerbs(question).filter(phrase => terms.includes(phrase.term)) : [];
 	const priced = expects === "money" ? pricedTerms(lowerWords(question), locale, names) : [];
 	return {

@@ -414,6 +414,24 @@ describe("names in a question", () => {
 		expect(weighEvidence({ question: "Is clientTtl given in seconds or in milliseconds?", locale: "en", hits: [{ chunk: stated, score: 3 }] }).features.missingChoice).toBe(0);
 	});
 
+	test("a question offering alternatives asks which, not yes or no: a 'not' in a passage does not rank it", () => {
+		expect(parseQuestion("Are prompts picked by the user or by the model?", "en").expects).toBeUndefined();
+		expect(parseQuestion("¿Es la clave o la dirección lo que cuenta?", "es").expects).toBeUndefined();
+		expect(parseQuestion("Are prompts picked by the user?", "en").expects).toBe("polar");
+		expect(parseQuestion("Is the header required or not?", "en").expects).toBe("polar");
+		const chunk = (id: string, text: string): SearchHit => ({ chunk: { id, chatbotId: "bot", sourceId: "prompts", ordinal: 0, text, title: "Prompts", kind: "text" }, score: 3 });
+		const hits = [
+			chunk("c1", "Implementors are free to expose prompts through any interface pattern that suits their needs; the protocol does not mandate any specific user interaction model."),
+			chunk("c2", "Prompts are designed to be user-controlled, meaning the user can explicitly select them for use.")
+		];
+		const typeOf = (question: string) =>
+			weighEvidence({ question, locale: "en", hits, ...lexiconFor("en") }).candidates.map(s => [s.passage.chunk.id, s.features.typeFound, s.features.typeMissing]);
+		// Neither passage is credited or faulted for a "not" it holds or lacks...
+		expect(typeOf("Are prompts picked by the user or by the model?")).toEqual(expect.arrayContaining([["c1", 0, 0], ["c2", 0, 0]]));
+		// ...as they are when the question is a yes/no one.
+		expect(typeOf("Are prompts picked by the user?")).toEqual(expect.arrayContaining([["c1", 1, 0], ["c2", 0, 1]]));
+	});
+
 	test("an answer that lacks a name the question writes is declined; the same passage answers the question naming its product", () => {
 		const lids: Chunk = { id: "n1", chatbotId: "bot", sourceId: "notes", ordinal: 0, text: "Replacement lids for the Zephyr-9 kettle cost 14 euros.", title: "Service notes", kind: "text" };
 		const hits = [{ chunk: lids, score: 3 }];
