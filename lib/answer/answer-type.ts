@@ -59,9 +59,10 @@ const ASKS: Record<Locale, Array<[AnswerType, RegExp]>> = {
 		["money", /\bhow much\b[^?]{0,80}\b(?:cost|costs|pay|charge|charged|price|priced)\b|\b(?:price|prices|pricing|fee|fees)\b|\bwhat does\b[^?]{0,80}\bcost\b/iu],
 		["frequency", /\bhow often\b|\bhow frequently\b|\bat what interval\b/iu],
 		["clock", /\bwhat time\b|\bwhat hours\b|\bopening hours\b|\bat what hour\b/iu],
-		// "How long can a question be?" asks how long a thing is, not how long something takes.
-		// So do "how much memory" and "the maximum size": a size, not any number ("one JSON object").
-		["length", /\bhow long\s(?:must|may|can|could|should|would|will)\s[^?]{1,80}\sbe\s*\?/iu],
+		// "How long can a question be?" asks how long a thing is, not how long something takes; "How
+		// large may a resource's contents be?" how big it is. So do "how much memory" and "the maximum
+		// size": a size, not any number ("one JSON object").
+		["length", /\bhow (?:long|large|big)\s(?:must|may|can|could|should|would|will)\s[^?]{1,80}\sbe\s*\?/iu],
 		// Kept apart from the pattern above: joined to it, they made a long message half again as slow to read.
 		["length", /\bhow much (?:memory|ram|disk|space|storage|data)\b|\b(?:maximum|minimum|max|min|largest|biggest|smallest) (?:\p{L}+ )?(?:size|length)\b|\b(?:size|length) limit\b/iu],
 		["duration", /\bhow long\b|\bhow much time\b|\bhow soon\b|\bfor how many (?:seconds|minutes|hours|days|weeks|months|years)\b/iu],
@@ -78,7 +79,7 @@ const ASKS: Record<Locale, Array<[AnswerType, RegExp]>> = {
 		["money", /\bcu[aá]nto (?:cuesta|cuestan|vale|valen|cobra|cobran|pago|se paga)\b|\b(?:precio|precios|tarifa|tarifas|coste|costo)\b/iu],
 		["frequency", /\bcada cu[aá]nto\b|\bcon qu[eé] frecuencia\b|\bcu[aá]ntas veces al\b/iu],
 		["clock", /\ba qu[eé] hora\b|\bqu[eé] horario\b|\bhorario\b/iu],
-		["length", /\bcu[aá]nta memoria\b|\bcu[aá]nto espacio\b|\btama[nñ]o (?:m[aá]ximo|m[ií]nimo)\b|\blongitud (?:m[aá]xima|m[ií]nima)\b/iu],
+		["length", /\bcu[aá]nta memoria\b|\bqu[eé] tama[nñ]o\b|\bcu[aá]n grandes?\b|\bcu[aá]nto espacio\b|\btama[nñ]o (?:m[aá]ximo|m[ií]nimo)\b|\blongitud (?:m[aá]xima|m[ií]nima)\b/iu],
 		["duration", /\bcu[aá]nto tiempo\b|\bcu[aá]nto (?:dura|duran|tarda|tardan|se conserva|se conservan|se guarda|se guardan)\b|\ben cu[aá]nto\b|\bdurante cu[aá]nto\b/iu],
 		["times", /(?<!\p{L})cu[aá]ntas veces(?!\p{L})/iu],
 		["count", new RegExp(`(?<!\\p{L})cu[aá]nt[oa]s\\s(?!(?:${TIME_UNIT_NAMES.es})(?!\\p{L}))`, "iu")],
