@@ -20,6 +20,16 @@ const OPENERS: Readonly<Record<Locale, ReadonlySet<string>>> = {
 	es: new Set(["si", "cuando", "tras", "mientras"])
 };
 
+/**
+ * Verbs after which "when" or "if" opens what is decided or known, not the case of a rule: "Who
+ * decides when a tool is used?", "How does the client know if the server is alive?". Spanish writes
+ * that "cuándo" with its accent, which is no opener.
+ */
+const EMBEDDING_VERBS: Readonly<Record<Locale, ReadonlySet<string>>> = {
+	en: new Set(["decide", "decides", "decided", "determine", "determines", "determined", "choose", "chooses", "chose", "know", "knows", "tell", "tells", "ask", "asks", "check", "checks", "say", "says", "specify", "specifies", "control", "controls", "see", "find", "learn", "learns", "signal", "signals", "indicate", "indicates"]),
+	es: new Set<string>()
+};
+
 const CLAUSE_ENDS = new Set([",", ";", ":"]);
 /** Opening punctuation a conjunction may carry ("¿Si…", "(when…"). */
 const LEADING_MARKS = new Set(["¿", "¡", "(", "\"", "'", "“", "‘"]);
@@ -46,7 +56,7 @@ function conditions(text: string, locale: Locale, toEnd: boolean): string[][] {
 	const out: string[][] = [];
 	let i = 0;
 	while (i < words.length) {
-		if (!openers.has(bareWord(words[i]))) {
+		if (!openers.has(bareWord(words[i])) || (i > 0 && EMBEDDING_VERBS[locale].has(bareWord(words[i - 1])))) {
 			i++;
 			continue;
 		}

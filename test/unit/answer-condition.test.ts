@@ -24,6 +24,15 @@ describe("the condition a question sets", () => {
 		expect(askedCondition("If I lose my key, can I see it again?", "en")).toEqual(analyze("I lose my key", "en"));
 	});
 
+	test("is none when 'when' or 'if' opens what a verb decides or knows", () => {
+		// The question asks who decides; "a tool is used" is no case a rule is stated for.
+		expect(askedCondition("Is it the model or the user that decides when a tool is used?", "en")).toEqual([]);
+		expect(askedCondition("How does the client know if the server is still alive?", "en")).toEqual([]);
+		expect(statedConditions("The host application determines when resources are read.", "en")).toEqual([]);
+		// A rule's own case is still read after any other verb.
+		expect(askedCondition("What does the client do when a tool is used?", "en")).toEqual(analyze("a tool is used?", "en"));
+	});
+
 	test("in Spanish, 'si' and 'cuando' open one, the question word 'cuándo' does not", () => {
 		expect(askedCondition("¿Qué responde el servidor si falta la cabecera?", "es")).toEqual(analyze("falta la cabecera?", "es"));
 		expect(askedCondition("¿Qué deja de funcionar cuando se borra un chatbot?", "es")).toEqual(analyze("se borra un chatbot?", "es"));
