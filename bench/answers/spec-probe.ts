@@ -1,9 +1,10 @@
 /**
- * A check outside the benchmark: paraphrased questions over two sets of five pages of the Model
+ * A check outside the benchmark: paraphrased questions over three sets of five pages of the Model
  * Context Protocol specification, each set one chatbot as a crawl of five pages would make it: set A
- * (lifecycle, transports, cancellation, ping, progress; the first written) and set B (tools,
+ * (lifecycle, transports, cancellation, ping, progress; the first written), set B (tools,
  * resources, prompts, roots, elicitation; written at stop 39 from the pages alone, before the
- * answerer was run on them). Normative prose ("The client MUST…", nested lists of requirements,
+ * answerer was run on them) and set C (architecture, sampling, logging, completion, pagination;
+ * written the same way at stop 40, after set B had been used to choose that stop's changes). Normative prose ("The client MUST…", nested lists of requirements,
  * JSON examples between the sentences) is what the benchmark's corpora hold little of. The pages
  * are not shipped with the project or installed by npm: they are read at run time from a checkout
  * of github.com/modelcontextprotocol/modelcontextprotocol. Nothing is fitted on these questions;
@@ -34,7 +35,7 @@ import { baseline, current, SystemResult } from "./systems";
 
 const SPEC_VERSION = "2025-06-18";
 
-/** [id, question, facts (null: out of scope), page holding them]. */
+/** [id, question, facts (null: out of scope), the page or pages (space-separated) holding them]. */
 type Question = [string, string, string[] | null, string?];
 
 interface ProbeSet {
@@ -178,6 +179,71 @@ const SETS: ProbeSet[] = [
 			["xo10", "How long does a client wait for the user before an elicitation expires?", null],
 			["xo11", "In which languages can elicitation forms be shown?", null]
 		]
+	},
+	{
+		name: "C: architecture, sampling, logging, completion, pagination",
+		pages: {
+			architecture: "architecture/index.mdx",
+			sampling: "client/sampling.mdx",
+			logging: "server/utilities/logging.mdx",
+			completion: "server/utilities/completion.mdx",
+			pagination: "server/utilities/pagination.mdx"
+		},
+		questions: [
+			["y01", "How many servers does each client talk to?", ["1:1|one stateful session per server"], "architecture"],
+			["y02", "Who makes the user's authorization decisions?", ["host process"], "architecture"],
+			["y03", "Can one server peek into another server?", ["see into|isolation|controlled by the host"], "architecture"],
+			["y04", "Where does the full chat history live?", ["stays with the host"], "architecture"],
+			["y05", "What protocol is MCP built on?", ["JSON-RPC"], "architecture"],
+			["y06", "When do clients and servers declare what features they support?", ["during initialization"], "architecture"],
+			["y07", "What must a server declare before it can send resource subscription notifications?", ["subscription support"], "architecture"],
+			["y08", "What does a client have to do before servers can use sampling through it?", ["declare"], "sampling architecture"],
+			["y09", "Can servers be remote, or only local processes?", ["remote services"], "architecture"],
+			["y10", "Which component creates the clients?", ["created by the host|Creates and manages multiple client instances"], "architecture"],
+			["y11", "Do servers and clients have to evolve together?", ["evolve independently"], "architecture"],
+			["y12", "Does a server need its own model API key to use sampling?", ["no server API keys"], "sampling"],
+			["y13", "Which request does a server send to get a model generation?", ["sampling/createMessage"], "sampling"],
+			["y14", "How many priority values can a server give for model selection?", ["three"], "sampling"],
+			["y15", "What range do the priority values fall in?", ["0-1"], "sampling"],
+			["y16", "Which priority should a server raise to get cheaper models?", ["costPriority"], "sampling"],
+			["y17", "Which priority favours faster models?", ["speedPriority"], "sampling"],
+			["y18", "Why can't a server just ask for a model by its name?", ["may not have access"], "sampling"],
+			["y19", "How are model hints matched against model names?", ["substrings"], "sampling"],
+			["y20", "Who makes the final choice of model?", ["clients make final model selection"], "sampling"],
+			["y21", "Should a person be able to refuse a sampling request?", ["human in the loop"], "sampling"],
+			["y22", "What kinds of content can sampling messages hold?", ["Text", "Image", "Audio"], "sampling"],
+			["y23", "Which standard do the log levels come from?", ["syslog|RFC 5424"], "logging"],
+			["y24", "What is the most severe log level?", ["emergency"], "logging"],
+			["y25", "Which request sets the minimum log level?", ["logging/setLevel"], "logging"],
+			["y26", "Which notification carries log messages?", ["notifications/message"], "logging"],
+			["y27", "What error should a server return for a bad log level?", ["-32602"], "logging"],
+			["y28", "What must never appear in log messages?", ["Credentials|secrets"], "logging"],
+			["y29", "What does a server have to declare before it sends logs?", ["logging capability"], "logging"],
+			["y30", "Which level is meant for deprecated feature usage?", ["warning"], "logging"],
+			["y31", "At most how many suggestions can one completion response hold?", ["100"], "completion"],
+			["y32", "Which request asks a server for completion suggestions?", ["completion/complete"], "completion"],
+			["y33", "What two kinds of reference can a completion point to?", ["ref/prompt", "ref/resource"], "completion"],
+			["y34", "How should a client pass arguments it has already filled in?", ["context.arguments"], "completion"],
+			["y35", "What should clients do about rapid completion requests?", ["Debounce"], "completion"],
+			["y36", "How are suggestions ordered?", ["relevance"], "completion"],
+			["y37", "Does MCP paginate with page numbers?", ["opaque cursor|instead of numbered pages"], "pagination"],
+			["y38", "Who decides the page size?", ["determined by the server"], "pagination"],
+			["y39", "How does a client know there are no more results?", ["nextCursor"], "pagination"],
+			["y40", "Can a client keep a cursor and reuse it in a later session?", ["persist"], "pagination"],
+			["y41", "What error code does an invalid cursor produce?", ["-32602"], "pagination"],
+			["y42", "Which list operations support pagination?", ["resources/list", "prompts/list", "tools/list"], "pagination"],
+			["yo1", "What is the default page size?", null],
+			["yo2", "How long does a pagination cursor stay valid?", null],
+			["yo3", "Which log level is used by default?", null],
+			["yo4", "How many log messages per second may a server send?", null],
+			["yo5", "Which model does a client pick when no hints are given?", null],
+			["yo6", "How much does a sampling request cost?", null],
+			["yo7", "Which programming languages are servers written in?", null],
+			["yo8", "How many clients can a host run at most?", null],
+			["yo9", "What port does an MCP server listen on?", null],
+			["yo10", "How long does the client wait for a sampling response?", null],
+			["yo11", "Who wrote the syslog standard?", null]
+		]
 	}
 ];
 
@@ -213,7 +279,7 @@ async function main(): Promise<void> {
 		// One chatbot per set, as the five pages of one crawl.
 		const index = new GenerationIndex();
 		for (const item of await vectorizeChunks(chunkSources(loadPages(checkout, set.pages)), { locale: "en" })) index.add(item);
-		const questions: DevQuestion[] = set.questions.map(([id, q, facts, page]) => ({ id, corpus: "spec", q, facts: facts ?? [], pages: page ? [page] : [], oos: facts === null }));
+		const questions: DevQuestion[] = set.questions.map(([id, q, facts, page]) => ({ id, corpus: "spec", q, facts: facts ?? [], pages: page ? page.split(" ") : [], oos: facts === null }));
 		for (const system of [baseline, current]) {
 			const asked: Array<{ graded: Graded; result: SystemResult }> = [];
 			for (const question of questions) {
@@ -239,8 +305,8 @@ async function main(): Promise<void> {
 			for (const s of evidence.candidates.slice(0, Number(process.env.TOPN ?? 5))) console.log(`   - ${describePassage(s)}`);
 		}
 	}
-	for (const [answerer, graded] of all) rows.push({ pages: "A and B", answerer, ...summaryColumns(graded) });
-	printMarkdownTable(rows, `Model Context Protocol specification ${SPEC_VERSION}, two sets of five pages, one chatbot each (outside the benchmark)`);
+	for (const [answerer, graded] of all) rows.push({ pages: "all sets", answerer, ...summaryColumns(graded) });
+	printMarkdownTable(rows, `Model Context Protocol specification ${SPEC_VERSION}, three sets of five pages, one chatbot each (outside the benchmark)`);
 }
 
 main().catch(err => {
