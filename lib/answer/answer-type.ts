@@ -14,14 +14,14 @@
  */
 import { analyze, Locale } from "../text/tokenize";
 
-export type AnswerType = "money" | "length" | "duration" | "frequency" | "clock" | "times" | "count" | "number" | "identifier" | "polar" | "default";
+export type AnswerType = "money" | "length" | "duration" | "frequency" | "clock" | "times" | "count" | "number" | "identifier" | "polar" | "moment" | "default";
 
 /**
  * Kinds that only rank passages and never decline: pages name a header or an option in plain
  * words as often as in code ("the Authorization header"), and say yes as often by stating the fact
  * as with a "yes" or a "not".
  */
-export const RANKING_ONLY: ReadonlySet<AnswerType> = new Set(["identifier", "polar"]);
+export const RANKING_ONLY: ReadonlySet<AnswerType> = new Set(["identifier", "polar", "moment"]);
 
 /** Things a program names: "which function / header / option…" asks for a name written as code. */
 const CODE_NOUNS: Record<Locale, string> = {
@@ -72,6 +72,7 @@ const ASKS: Record<Locale, Array<[AnswerType, RegExp]>> = {
 		["identifier", asksIdentifier("en")],
 		// A yes/no question opens with an auxiliary verb.
 		["polar", /^\s*(?:(?:and|so|but|also)\s)?(?:can|could|does|do|did|is|are|was|were|will|would|should|must|may|might|has|have|had)\s/iu],
+		["moment", /^\s*(?:(?:and|so|but)\s)?when\s[^,]*$/iu],
 		// What something is when nobody sets it: the answer states a default ("Default: 5").
 		["default", /\bdefaults?\b|\bout of the box\b|\bwithout any configuration\b/iu]
 	],
@@ -89,6 +90,7 @@ const ASKS: Record<Locale, Array<[AnswerType, RegExp]>> = {
 		// asks one ("¿Hace falta…?", "¿Se puede…?") is read as one. Read as any question without a
 		// question word, it lost 2 Spanish dev questions; read this way, one wrong answer fewer.
 		["polar", /^\s*(?:¿\s*)?(?:(?:y|pero)\s)?(?:se\s)?(?:puedo|puede|pueden|podemos|hace falta|hay|es|son|est[aá]|est[aá]n|tiene|tienen|tengo|necesito|necesita|debo|debe|existe|sirve|funciona|admite|acepta|ya)\s/iu],
+		["moment", /^\s*(?:¿\s*)?(?:(?:y|pero)\s)?(?:cu[aá]ndo|en qu[eé] momento)\s[^,]*$/iu],
 		["default", /\bpor defecto\b|\bpredeterminad[oa]s?\b/iu]
 	]
 };
@@ -188,7 +190,11 @@ function build(locale: Locale): Record<Exclude<AnswerType, "count" | "times">, R
 			locale === "en"
 				? /\b(?:no|not|never|none|nothing|nobody|only|cannot|without|neither|nor|yes|always|must|optional|required|too (?:many|much|few|long|short|far|large|small|big|early|late))\b|n't\b/iu
 				: /(?<!\p{L})(?:no|nunca|ning[uú]n[oa]?|nada|nadie|solo|s[oó]lo|solamente|[uú]nicamente|sin|s[ií]|siempre|jam[aá]s|tampoco|debe|deben|demasiad[oa]s?|opcional|opcionales|obligatori[oa]s?)(?!\p{L})/iu,
-		identifier: IDENTIFIER
+		identifier: IDENTIFIER,
+		moment:
+			locale === "en"
+				? /\b(?:when|whenever|once|after|before|during|until|till|while|upon|within|as soon as|immediately|at (?:the )?(?:start|end|beginning|same time))\b|\b\p{N}{1,2}[:.]\p{N}{2}\b/iu
+				: /(?<!\p{L})(?:cuando|siempre que|una vez|tras|despu[eé]s|antes|durante|hasta|mientras|en cuanto|al (?:principio|inicio|final)|a la vez)(?!\p{L})|\b\p{N}{1,2}[:.]\p{N}{2}\b/iu
 	};
 }
 

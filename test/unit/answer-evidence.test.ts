@@ -27,6 +27,9 @@ const page = (sourceId: string, text: string, locale: Locale = "en"): ChunkSourc
 	text
 });
 
+/** A retrieved chunk of typed text, as the answerer reads it. */
+const textHit = (id: string, sourceId: string, text: string): SearchHit => ({ chunk: { id, chatbotId: "bot", sourceId, ordinal: 0, text, title: sourceId, kind: "text" }, score: 3 });
+
 describe("expected answer type", () => {
 	test.each([
 		["How much does the Pro plan cost per month?", "en", "money"],
@@ -53,6 +56,12 @@ describe("expected answer type", () => {
 		["Which attribute names the chatbot?", "en", "identifier"],
 		["Which request header carries the key?", "en", "identifier"],
 		["Which notification cancels a request in progress?", "en", "identifier"],
+		// "When" opening a question with no comma asks for a moment; with one, it sets a case.
+		["When do clients and servers declare their features?", "en", "moment"],
+		["And when does the clock start?", "en", "moment"],
+		["When a ping times out, what should the sender do?", "en", undefined],
+		["¿Cuándo caduca la sesión?", "es", "moment"],
+		["¿En qué momento se borra un chatbot de prueba?", "es", "moment"],
 		["¿Qué notificación cancela una petición?", "es", "identifier"],
 		["Which plan does a new account start on?", "en", undefined],
 		["Should the agent open the claim link itself?", "en", "polar"],
@@ -78,6 +87,27 @@ describe("expected answer type", () => {
 		["¿Los límites se cuentan por clave o por IP?", "es", undefined]
 	] as const)("%s → %s", (question, locale, type) => {
 		expect(expectedAnswerType(question, locale)).toBe(type);
+	});
+
+	test("a passage says when, or does not", () => {
+		expect(holdsAnswerType("Clients and servers declare their features during initialization.", "moment", "en")).toBe(true);
+		expect(holdsAnswerType("Clients SHOULD send the notification when the list changes.", "moment", "en")).toBe(true);
+		expect(holdsAnswerType("The desk opens at 08:15.", "moment", "en")).toBe(true);
+		expect(holdsAnswerType("Servers declare capabilities like tool support.", "moment", "en")).toBe(false);
+		expect(holdsAnswerType("El chatbot se borra tras ocho días.", "moment", "es")).toBe(true);
+		expect(holdsAnswerType("El chatbot aparece en la lista de la cuenta.", "moment", "es")).toBe(false);
+	});
+
+	test("a passage saying when ranks before one that does not, for a question asking when", () => {
+		const hits = [
+			textHit("c1", "architecture", "Clients and servers declare their supported features, such as tool support and sampling."),
+			textHit("c2", "architecture", "Clients and servers declare their supported features during initialization.")
+		];
+		const evidence = weighEvidence({ question: "When do clients and servers declare their supported features?", locale: "en", hits, ...lexiconFor("en") });
+		expect(evidence.best?.passage.chunk.id).toBe("c2");
+		expect(evidence.candidates.find(s => s.passage.chunk.id === "c1")?.features.typeMissing).toBe(1);
+		// It only ranks: a passage not saying when is not declined for it.
+		expect(weighEvidence({ question: "When do clients and servers declare their supported features?", locale: "en", hits: [hits[0]], ...lexiconFor("en") }).features.typeMissing).toBe(0);
 	});
 
 	test("a passage holds a price, a duration, a time or a number, or does not", () => {
@@ -424,10 +454,9 @@ describe("names in a question", () => {
 		expect(parseQuestion("¿Es la clave o la dirección lo que cuenta?", "es").expects).toBeUndefined();
 		expect(parseQuestion("Are prompts picked by the user?", "en").expects).toBe("polar");
 		expect(parseQuestion("Is the header required or not?", "en").expects).toBe("polar");
-		const chunk = (id: string, text: string): SearchHit => ({ chunk: { id, chatbotId: "bot", sourceId: "prompts", ordinal: 0, text, title: "Prompts", kind: "text" }, score: 3 });
 		const hits = [
-			chunk("c1", "Implementors are free to expose prompts through any interface pattern that suits their needs; the protocol does not mandate any specific user interaction model."),
-			chunk("c2", "Prompts are designed to be user-controlled, meaning the user can explicitly select them for use.")
+			textHit("c1", "prompts", "Implementors are free to expose prompts through any interface pattern that suits their needs; the protocol does not mandate any specific user interaction model."),
+			textHit("c2", "prompts", "Prompts are designed to be user-controlled, meaning the user can explicitly select them for use.")
 		];
 		const typeOf = (question: string) =>
 			weighEvidence({ question, locale: "en", hits, ...lexiconFor("en") }).candidates.map(s => [s.passage.chunk.id, s.features.typeFound, s.features.typeMissing]);
