@@ -39,9 +39,16 @@ export function isCodeNoun(word: string, locale: Locale): boolean {
 	return CODE_NOUN_WORD[locale].test(word);
 }
 
+/**
+ * Protocol messages, asked for by name ("Which request fetches one prompt?" → "prompts/get"). Not code
+ * nouns otherwise: "the first request", "a new request" name no request the way "the percent field"
+ * names a field.
+ */
+const MESSAGE_NOUNS: Record<Locale, string> = { en: "requests?", es: "petici[oó]n|peticiones|solicitud|solicitudes" };
+
 /** "which header", "which request header", "¿qué cabecera…", "¿qué método HTTP…": a code noun right after the question word or one word later. */
 function asksIdentifier(locale: Locale): RegExp {
-	const nouns = CODE_NOUNS[locale];
+	const nouns = `${CODE_NOUNS[locale]}|${MESSAGE_NOUNS[locale]}`;
 	const which = locale === "en" ? "(?:which|what)" : "(?:qu[eé]|cu[aá]l(?:es)?)";
 	// Two alternatives rather than an optional word group: no quantified group, nothing to backtrack into.
 	return new RegExp(`(?<!\\p{L})${which}\\s(?:${nouns})(?!\\p{L})|(?<!\\p{L})${which}\\s\\p{L}{1,20}\\s(?:${nouns})(?!\\p{L})`, "iu");

@@ -56,6 +56,9 @@ describe("expected answer type", () => {
 		["Which attribute names the chatbot?", "en", "identifier"],
 		["Which request header carries the key?", "en", "identifier"],
 		["Which notification cancels a request in progress?", "en", "identifier"],
+		// A request is asked for by its name in code ("prompts/get")...
+		["Which request fetches one particular prompt?", "en", "identifier"],
+		["¿Qué petición devuelve las herramientas de un servidor?", "es", "identifier"],
 		// "When" opening a question with no comma asks for a moment; with one, it sets a case.
 		["When do clients and servers declare their features?", "en", "moment"],
 		["And when does the clock start?", "en", "moment"],
@@ -447,6 +450,11 @@ describe("names in a question", () => {
 		expect(extractiveAnswer({ question: "Is clientTtl given in seconds or in milliseconds?", locale: "en", hits }).answered).toBe(false);
 		const stated: Chunk = { ...pool, id: "p2", text: "clientTtl is the time in milliseconds a Client instance stays in the Pool before it is closed. Default: null." };
 		expect(weighEvidence({ question: "Is clientTtl given in seconds or in milliseconds?", locale: "en", hits: [{ chunk: stated, score: 3 }] }).features.missingChoice).toBe(0);
+	});
+
+	test("...but the word before 'request' names no request the way 'the percent field' names a field", () => {
+		expect(parseQuestion("What must the server do with the original request?", "en").names).toEqual([]);
+		expect(parseQuestion("What does the server do with the percent field?", "en").names).toEqual(analyze("percent", "en"));
 	});
 
 	test("a question offering alternatives asks which, not yes or no: a 'not' in a passage does not rank it", () => {
