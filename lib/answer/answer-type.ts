@@ -14,14 +14,14 @@
  */
 import { analyze, Locale } from "../text/tokenize";
 
-export type AnswerType = "money" | "length" | "duration" | "frequency" | "clock" | "times" | "count" | "number" | "identifier" | "polar" | "moment" | "default";
+export type AnswerType = "money" | "length" | "duration" | "frequency" | "clock" | "times" | "count" | "number" | "identifier" | "polar" | "moment" | "prohibition" | "default";
 
 /**
  * Kinds that only rank passages and never decline: pages name a header or an option in plain
  * words as often as in code ("the Authorization header"), and say yes as often by stating the fact
  * as with a "yes" or a "not".
  */
-export const RANKING_ONLY: ReadonlySet<AnswerType> = new Set(["identifier", "polar", "moment"]);
+export const RANKING_ONLY: ReadonlySet<AnswerType> = new Set(["identifier", "polar", "moment", "prohibition"]);
 
 /** Things a program names: "which function / header / option…" asks for a name written as code. */
 const CODE_NOUNS: Record<Locale, string> = {
@@ -198,6 +198,10 @@ function build(locale: Locale): Record<Exclude<AnswerType, "count" | "times">, R
 				? /\b(?:no|not|never|none|nothing|nobody|only|cannot|without|neither|nor|yes|always|must|optional|required|too (?:many|much|few|long|short|far|large|small|big|early|late))\b|n't\b/iu
 				: /(?<!\p{L})(?:no|nunca|ning[uú]n[oa]?|nada|nadie|solo|s[oó]lo|solamente|[uú]nicamente|sin|s[ií]|siempre|jam[aá]s|tampoco|debe|deben|demasiad[oa]s?|opcional|opcionales|obligatori[oa]s?)(?!\p{L})/iu,
 		identifier: IDENTIFIER,
+		prohibition:
+			locale === "en"
+				? /\b(?:no|not|never|cannot|none|neither|nor|forbidden|prohibited)\b|n't\b/iu
+				: /(?<!\p{L})(?:no|nunca|jam[aá]s|ning[uú]n[oa]?|nada|prohibid[oa]s?)(?!\p{L})/iu,
 		moment:
 			locale === "en"
 				? /\b(?:when|whenever|once|after|before|during|until|till|while|upon|within|as soon as|immediately|at (?:the )?(?:start|end|beginning|same time))\b|\b\p{N}{1,2}[:.]\p{N}{2}\b/iu
@@ -321,7 +325,24 @@ const HOLDS: Record<Locale, Record<Exclude<AnswerType, "count" | "times">, RegEx
 /** The kind of answer the question asks for, if it asks for a quantity. */
 export function expectedAnswerType(question: string, locale: Locale): AnswerType | undefined {
 	for (const [type, pattern] of ASKS[locale]) if (pattern.test(question)) return type;
-	return undefined;
+	return asksProhibition(question, locale) ? "prohibition" : undefined;
+}
+
+/** A negation in a question ("never", "not", "nunca"), and what opens a case ("if", "si"), each found once. */
+const NEGATION_WORD: Record<Locale, RegExp> = { en: /\b(?:never|not|cannot)\b|n't\b/iu, es: /(?<!\p{L})(?:nunca|jam[aá]s|no)(?!\p{L})/iu };
+const CASE_OPENER: Record<Locale, RegExp> = { en: /\b(?:if|when|whenever|unless|once|after|while)\b/iu, es: /(?<!\p{L})(?:si|cuando|tras|mientras)(?!\p{L})/iu };
+
+/**
+ * "What must never appear in log messages?", "¿Qué no debe hacer el servidor?": a question asking
+ * what is forbidden, answered by a rule that forbids ("MUST NOT contain", "no debe"). A negation
+ * inside the case the question sets ("What happens if the client does not support…?") forbids
+ * nothing.
+ */
+function asksProhibition(question: string, locale: Locale): boolean {
+	const negation = NEGATION_WORD[locale].exec(question);
+	if (!negation) return false;
+	const opener = CASE_OPENER[locale].exec(question);
+	return !opener || negation.index < opener.index;
 }
 
 /**

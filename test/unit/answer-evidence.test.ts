@@ -65,6 +65,13 @@ describe("expected answer type", () => {
 		["When a ping times out, what should the sender do?", "en", undefined],
 		["¿Cuándo caduca la sesión?", "es", "moment"],
 		["¿En qué momento se borra un chatbot de prueba?", "es", "moment"],
+		// A negation outside the case asked about asks what is forbidden.
+		["What must never appear in log messages?", "en", "prohibition"],
+		["Why can't a server ask for a model by its name?", "en", "prohibition"],
+		["¿Qué no debe pedir nunca un servidor?", "es", "prohibition"],
+		["What happens if the client does not support the version?", "en", undefined],
+		["¿Qué pasa si no hay clave?", "es", undefined],
+		["Does the server not answer?", "en", "polar"],
 		["¿Qué notificación cancela una petición?", "es", "identifier"],
 		["Which plan does a new account start on?", "en", undefined],
 		["Should the agent open the claim link itself?", "en", "polar"],
@@ -111,6 +118,18 @@ describe("expected answer type", () => {
 		expect(evidence.candidates.find(s => s.passage.chunk.id === "c1")?.features.typeMissing).toBe(1);
 		// It only ranks: a passage not saying when is not declined for it.
 		expect(weighEvidence({ question: "When do clients and servers declare their supported features?", locale: "en", hits: [hits[0]], ...lexiconFor("en") }).features.typeMissing).toBe(0);
+	});
+
+	test("a passage forbidding something ranks first for a question asking what is forbidden", () => {
+		expect(holdsAnswerType("Log messages MUST NOT contain credentials.", "prohibition", "en")).toBe(true);
+		expect(holdsAnswerType("The client doesn't have access to that model.", "prohibition", "en")).toBe(true);
+		expect(holdsAnswerType("Los mensajes no deben llevar claves.", "prohibition", "es")).toBe(true);
+		expect(holdsAnswerType("Log messages appear in the client's window.", "prohibition", "en")).toBe(false);
+		const hits = [
+			textHit("c1", "logging", "Clients may show log messages in a window, each with its level."),
+			textHit("c2", "logging", "Log messages MUST NOT contain credentials or secrets.")
+		];
+		expect(weighEvidence({ question: "What must never appear in log messages?", locale: "en", hits, ...lexiconFor("en") }).best?.passage.chunk.id).toBe("c2");
 	});
 
 	test("a passage holds a price, a duration, a time or a number, or does not", () => {

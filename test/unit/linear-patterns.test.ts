@@ -252,7 +252,8 @@ describe("questions", () => {
 		["50,000 'When a,'", "When a, ".repeat(50_000)],
 		["'when' and 200,000 letters before a comma", "when " + "a".repeat(200_000) + ","],
 		["'¿Cuándo' and 200,000 spaces before a comma", "¿Cuándo" + " ".repeat(200_000) + ","],
-		["30,000 'how large may a be'", "how large may a be ".repeat(30_000)]
+		["30,000 'how large may a be'", "how large may a be ".repeat(30_000)],
+		["50,000 'not if'", "not if ".repeat(50_000)]
 	])("%s take milliseconds to read as a question", (_label, question) => {
 		expect(fastest(() => ["en", "es"].forEach(locale => expectedAnswerType(question, locale as "en" | "es")))).toBeLessThan(FAST_MS);
 		expect(fastest(() => ["en", "es"].forEach(locale => asksWhere(question, locale as "en" | "es")))).toBeLessThan(FAST_MS);
