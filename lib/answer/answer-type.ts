@@ -14,14 +14,14 @@
  */
 import { analyze, Locale } from "../text/tokenize";
 
-export type AnswerType = "money" | "length" | "duration" | "frequency" | "clock" | "times" | "count" | "number" | "identifier" | "polar" | "moment" | "prohibition" | "default";
+export type AnswerType = "money" | "length" | "duration" | "frequency" | "clock" | "times" | "count" | "number" | "identifier" | "polar" | "moment" | "prohibition" | "manner" | "default";
 
 /**
  * Kinds that only rank passages and never decline: pages name a header or an option in plain
  * words as often as in code ("the Authorization header"), and say yes as often by stating the fact
  * as with a "yes" or a "not".
  */
-export const RANKING_ONLY: ReadonlySet<AnswerType> = new Set(["identifier", "polar", "moment", "prohibition"]);
+export const RANKING_ONLY: ReadonlySet<AnswerType> = new Set(["identifier", "polar", "moment", "prohibition", "manner"]);
 
 /** Things a program names: "which function / header / option…" asks for a name written as code. */
 const CODE_NOUNS: Record<Locale, string> = {
@@ -198,6 +198,9 @@ function build(locale: Locale): Record<Exclude<AnswerType, "count" | "times">, R
 				? /\b(?:no|not|never|none|nothing|nobody|only|cannot|without|neither|nor|yes|always|must|optional|required|too (?:many|much|few|long|short|far|large|small|big|early|late))\b|n't\b/iu
 				: /(?<!\p{L})(?:no|nunca|ning[uú]n[oa]?|nada|nadie|solo|s[oó]lo|solamente|[uú]nicamente|sin|s[ií]|siempre|jam[aá]s|tampoco|debe|deben|demasiad[oa]s?|opcional|opcionales|obligatori[oa]s?)(?!\p{L})/iu,
 		identifier: IDENTIFIER,
+		// The means, for a question asking in what way. English "with" (and Spanish "con", "por") say
+		// too many other things: with "with", two development questions were answered wrongly.
+		manner: locale === "en" ? /\b(?:by|using|via|through)\b/iu : /(?<!\p{L})(?:mediante|usando|v[ií]a|a trav[eé]s de|por medio de)(?!\p{L})/iu,
 		prohibition:
 			locale === "en"
 				? /\b(?:no|not|never|cannot|none|neither|nor|forbidden|prohibited)\b|n't\b/iu
@@ -322,11 +325,27 @@ export function countsTheThing(text: string, locale: Locale, things: readonly st
 
 const HOLDS: Record<Locale, Record<Exclude<AnswerType, "count" | "times">, RegExp>> = { en: build("en"), es: build("es") };
 
-/** The kind of answer the question asks for, if it asks for a quantity. */
+/**
+ * The kind of answer the question asks for, if it asks for one: a quantity or a value, or (only to
+ * rank passages, `RANKING_ONLY`) a name in code, a yes or no, a moment, what is forbidden or a means.
+ */
 export function expectedAnswerType(question: string, locale: Locale): AnswerType | undefined {
 	for (const [type, pattern] of ASKS[locale]) if (pattern.test(question)) return type;
-	return asksProhibition(question, locale) ? "prohibition" : undefined;
+	if (asksProhibition(question, locale)) return "prohibition";
+	return ASKS_MANNER[locale].test(question) ? "manner" : undefined;
 }
+
+/**
+ * "How does / is / must… X…?" asks in what way ("How are messages separated on stdio?"), answered
+ * by the means ("delimited by newlines", "using", "via", "through"; "mediante", "a través de").
+ * "How do / can I…" and "¿Cómo hago / puedo…?" ask how to do something (question.ts `asksHowTo`)
+ * and are left out; so are English "how do / can" questions about others: with them, a held-out
+ * answer was lost and none gained.
+ */
+const ASKS_MANNER: Record<Locale, RegExp> = {
+	en: /^\s*(?:and\s)?how\s(?:does|did|is|are|was|were|should|must|will|would)\s/iu,
+	es: /^\s*(?:¿\s*)?(?:y\s)?c[oó]mo\s(?!(?:hago|puedo|podemos|debo|se hace)(?!\p{L}))/iu
+};
 
 /** A negation in a question ("never", "not", "nunca"), and what opens a case ("if", "si"), each found once. */
 const NEGATION_WORD: Record<Locale, RegExp> = { en: /\b(?:never|not|cannot)\b|n't\b/iu, es: /(?<!\p{L})(?:nunca|jam[aá]s|no)(?!\p{L})/iu };

@@ -542,7 +542,7 @@ export function scorePassages(question: WeightedQuestion, passages: readonly Pas
 				covered: best ? best.features.exact + best.features.heading + best.features.related : 0,
 				missingSpecific,
 				// A "not" or an "only" in a yes/no answer ranks it; as evidence of an answer it answered one more near miss.
-				typeFound: expects === "polar" || expects === "moment" || expects === "prohibition" ? 0 : (best?.features.typeFound ?? 0),
+				typeFound: expects === "polar" || expects === "moment" || expects === "prohibition" || expects === "manner" ? 0 : (best?.features.typeFound ?? 0),
 				missingName: missingName(question, best ? best.unsaid : unmatched, unmatched, genericAcronyms) ? 1 : 0,
 				missingChoice: missingChoice(question, unmatched) ? 1 : 0
 			};

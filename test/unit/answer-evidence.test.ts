@@ -72,6 +72,13 @@ describe("expected answer type", () => {
 		["What happens if the client does not support the version?", "en", undefined],
 		["¿Qué pasa si no hay clave?", "es", undefined],
 		["Does the server not answer?", "en", "polar"],
+		// "How does / is…" asks in what way; "How do I…" how to do it.
+		["How are messages separated from each other on stdio?", "en", "manner"],
+		["How does a client end a session?", "en", "manner"],
+		["¿Cómo se separan los mensajes?", "es", "manner"],
+		["How do I install the widget?", "en", undefined],
+		["¿Cómo hago una copia de seguridad?", "es", undefined],
+		["How long is a conversation kept?", "en", "duration"],
 		["¿Qué notificación cancela una petición?", "es", "identifier"],
 		["Which plan does a new account start on?", "en", undefined],
 		["Should the agent open the claim link itself?", "en", "polar"],
@@ -130,6 +137,17 @@ describe("expected answer type", () => {
 			textHit("c2", "logging", "Log messages MUST NOT contain credentials or secrets.")
 		];
 		expect(weighEvidence({ question: "What must never appear in log messages?", locale: "en", hits, ...lexiconFor("en") }).best?.passage.chunk.id).toBe("c2");
+	});
+
+	test("a passage naming the means ranks first for a question asking in what way", () => {
+		expect(holdsAnswerType("Messages are delimited by newlines.", "manner", "en")).toBe(true);
+		expect(holdsAnswerType("Los mensajes se envían mediante peticiones POST.", "manner", "es")).toBe(true);
+		expect(holdsAnswerType("Messages are JSON-RPC objects.", "manner", "en")).toBe(false);
+		const hits = [
+			textHit("c1", "transports", "On stdio, messages are separated from the server's logs, which go to stderr."),
+			textHit("c2", "transports", "On stdio, messages are separated by newlines.")
+		];
+		expect(weighEvidence({ question: "How are messages separated on stdio?", locale: "en", hits, ...lexiconFor("en") }).best?.passage.chunk.id).toBe("c2");
 	});
 
 	test("a passage holds a price, a duration, a time or a number, or does not", () => {
