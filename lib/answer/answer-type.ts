@@ -13,6 +13,7 @@
  * quantifiers), so no text makes it backtrack.
  */
 import { analyze, Locale } from "../text/tokenize";
+import { trimEdges } from "../text/trim-edges";
 
 export type AnswerType = "money" | "length" | "duration" | "frequency" | "clock" | "times" | "count" | "number" | "identifier" | "polar" | "moment" | "prohibition" | "manner" | "default";
 
@@ -46,12 +47,37 @@ export function isCodeNoun(word: string, locale: Locale): boolean {
  */
 const MESSAGE_NOUNS: Record<Locale, string> = { en: "requests?", es: "petici[oó]n|peticiones|solicitud|solicitudes" };
 
+const MESSAGE_NOUN_WORD: Record<Locale, RegExp> = {
+	en: new RegExp(`^(?:${MESSAGE_NOUNS.en})$`, "iu"),
+	es: new RegExp(`^(?:${MESSAGE_NOUNS.es})$`, "iu")
+};
+
+/** The terms of the words of a question that name a kind of code name ("request", "header"): a code name need not repeat them. */
+export function codeNounTerms(question: string, locale: Locale): Set<string> {
+	const words = question.split(/\s+/).map(word => trimEdges(word, OPENING_MARK, CLOSING_MARK));
+	return new Set(words.filter(word => isCodeNoun(word, locale) || MESSAGE_NOUN_WORD[locale].test(word)).flatMap(word => analyze(word, locale)));
+}
+
 /** "which header", "which request header", "¿qué cabecera…", "¿qué método HTTP…": a code noun right after the question word or one word later. */
 function asksIdentifier(locale: Locale): RegExp {
 	const nouns = `${CODE_NOUNS[locale]}|${MESSAGE_NOUNS[locale]}`;
 	const which = locale === "en" ? "(?:which|what)" : "(?:qu[eé]|cu[aá]l(?:es)?)";
 	// Two alternatives rather than an optional word group: no quantified group, nothing to backtrack into.
 	return new RegExp(`(?<!\\p{L})${which}\\s(?:${nouns})(?!\\p{L})|(?<!\\p{L})${which}\\s\\p{L}{1,20}\\s(?:${nouns})(?!\\p{L})`, "iu");
+}
+
+/** Marks before and after a name in text: quotes and brackets; and commas, a sentence's end (`trimEdges`). */
+const OPENING_MARK = /^[\p{Ps}\p{Pi}"'`]$/u;
+const CLOSING_MARK = /^[\p{Pe}\p{Pf}"'`,;:.!?]$/u;
+
+/** The terms of each name written as code in the text ("tools/list" → tool, list; "getCookies" → getcookies, cooki). */
+export function identifierTerms(text: string, locale: Locale): string[][] {
+	const out: string[][] = [];
+	for (const raw of text.split(/\s+/)) {
+		const token = trimEdges(raw, OPENING_MARK, CLOSING_MARK);
+		if (token && IDENTIFIER.test(token.startsWith("/") ? ` ${token}` : token)) out.push(analyze(token, locale));
+	}
+	return out;
 }
 
 /** Time units as a question names what it counts: "how many days" asks for a duration, not a count. */

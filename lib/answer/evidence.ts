@@ -17,7 +17,7 @@
  * benchmark (calibration.ts `RANKER`).
  */
 import type { Locale } from "../text/tokenize";
-import { AnswerType, countsTheThing, holdsAnswerType, RANKING_ONLY } from "./answer-type";
+import { AnswerType, countsTheThing, holdsAnswerType, identifierTerms, RANKING_ONLY } from "./answer-type";
 import { RANKER } from "./calibration";
 import { analyzedChunk } from "./chunk-analysis";
 import type { WeightedQuestion } from "./follow-up";
@@ -319,6 +319,8 @@ export interface ScoringOptions {
 	ranker?: Readonly<Record<string, number>>;
 	/** Whether the question asks how to do something, which a command or an example may answer (question.ts `asksHowTo`). */
 	howTo?: boolean;
+	/** Terms of the question's words naming a kind of code name ("request", "header": answer-type.ts `codeNounTerms`). */
+	codeNouns?: ReadonlySet<string>;
 }
 
 /**
@@ -342,7 +344,7 @@ function missingName(question: WeightedQuestion, unsaid: ReadonlySet<string>, un
 }
 
 export function scorePassages(question: WeightedQuestion, passages: readonly Passage[], locale: Locale, options: ScoringOptions = {}): Scoring {
-	const { related, rank, expects, ranker = RANKER, howTo = false } = options;
+	const { related, rank, expects, ranker = RANKER, howTo = false, codeNouns = new Set<string>() } = options;
 	// Terms of each chunk (heading included) and of its heading and title, read once per chunk.
 	const chunkTerms = new Map<string, ReadonlySet<string>>();
 	const contexts = new Map<string, ReadonlySet<string>>();
@@ -419,6 +421,12 @@ export function scorePassages(question: WeightedQuestion, passages: readonly Pas
 		return parts.some(part => holdsAnswerType(part, expects, locale, question.numerals, counted));
 	};
 
+	// A name in code asked for ("Which request returns the tools?") must name what the question
+	// speaks of ("tools/list", not "resources/list") when some retrieved passage has such a name;
+	// the word naming the kind ("request", "header") does not count, every name of the kind has it.
+	const ownSet = new Set(question.ownTerms.filter(term => !codeNouns.has(term)));
+	const namesAsked = (p: Passage) => p.parts.some(part => identifierTerms(part, locale).some(terms => terms.some(term => ownSet.has(term))));
+	const matchIdentifiers = expects === "identifier" && passages.some(namesAsked);
 	const scored = passages.map((p): ScoredPassage => {
 		const context = contexts.get(p.chunk.id) as ReadonlySet<string>;
 		// An example uses words as keys and values; a sentence says something with them.
@@ -485,6 +493,7 @@ export function scorePassages(question: WeightedQuestion, passages: readonly Pas
 				holds = holdsNamedAnswer(p, context, expects);
 				typeCache.set(key, holds);
 			}
+			if (matchIdentifiers) holds = namesAsked(p);
 			typeFound = holds ? 1 : 0;
 			typeMissing = holds ? 0 : 1;
 		}

@@ -21,6 +21,7 @@ import type { Chunk } from "../retrieval/chunker";
 import type { SearchHit } from "../retrieval/vector-index";
 import { endingIn } from "../text/sentences";
 import type { Locale } from "../text/tokenize";
+import { codeNounTerms } from "./answer-type";
 import { answerProbability, ANSWER_THRESHOLD } from "./calibration";
 import { AnswerEvent, Citation, uniqueCitations } from "./events";
 import { DecisionFeatures, RelatednessFn, ScoredPassage, scorePassages } from "./evidence";
@@ -114,7 +115,8 @@ export function weighEvidence({ question, locale, hits, history = [], related, r
 	const pointersAnswer = asksWhere(question, locale);
 	const passages = passagesOf(hits, locale).filter(p => pointersAnswer || p.isQa || !onlyPoints(p.parts, locale));
 	const howTo = asksHowTo(question, locale);
-	const scoring = scorePassages(weighted, passages, locale, { related, rank, expects: weighted.expects, ranker: model?.ranker, howTo });
+	const codeNouns = weighted.expects === "identifier" ? codeNounTerms(question, locale) : undefined;
+	const scoring = scorePassages(weighted, passages, locale, { related, rank, expects: weighted.expects, ranker: model?.ranker, howTo, codeNouns });
 	// A passage without the kind of value asked for would be declined however well it scores: the
 	// answer is sought among those that hold one (one more held-out question answered, 67% -> 69%).
 	// Nor is a passage of code alone (an example's lines, a diagram's source) given before one that

@@ -5,6 +5,7 @@
  */
 import { phrasalVerbs } from "../text/phrasal";
 import { analyze, Locale } from "../text/tokenize";
+import { trimEdges } from "../text/trim-edges";
 import { AnswerType, expectedAnswerType, isCodeNoun } from "./answer-type";
 import { askedCondition } from "./condition";
 
@@ -61,8 +62,8 @@ export interface ParsedQuestion {
 const DIGIT = /\p{N}/u;
 const CAPITAL_START = /^\p{Lu}/u;
 const INNER_CAPITAL = /\p{Ll}\p{Lu}/u;
-/** Punctuation around a word ("(Aurora)", "¿Zephyr-9?"); a fixed-width class, no backtracking. */
-const EDGE_PUNCTUATION = /^[\p{P}\p{S}]+|[\p{P}\p{S}]+$/gu;
+/** Punctuation around a word ("(Aurora)", "¿Zephyr-9?"), one character at a time (`trimEdges`). */
+const EDGE_PUNCTUATION = /^[\p{P}\p{S}]$/u;
 
 /** The word joining two choices. */
 const OR: Record<Locale, ReadonlySet<string>> = { en: new Set(["or"]), es: new Set(["o", "u"]) };
@@ -162,8 +163,8 @@ function codeNamed(raw: readonly string[], words: readonly string[], locale: Loc
 }
 
 function nameTerms(question: string, locale: Locale): { names: string[]; acronyms: string[]; choices: string[][]; numerals: string[] } {
-	const raw = question.split(/\s+/).filter(w => w.replace(EDGE_PUNCTUATION, ""));
-	const words = raw.map(w => w.replace(EDGE_PUNCTUATION, ""));
+	const raw = question.split(/\s+/).filter(w => trimEdges(w, EDGE_PUNCTUATION));
+	const words = raw.map(w => trimEdges(w, EDGE_PUNCTUATION));
 	const quoted = quotedWords(raw);
 	const code = codeNamed(raw, words, locale);
 	const isName = (word: string | undefined, i: number) =>

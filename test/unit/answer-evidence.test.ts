@@ -1,4 +1,4 @@
-import { expectedAnswerType, holdsAnswerType } from "../../lib/answer/answer-type";
+import { expectedAnswerType, holdsAnswerType, identifierTerms } from "../../lib/answer/answer-type";
 import { ANSWER_THRESHOLD, declinedByRule } from "../../lib/answer/calibration";
 import { extractiveAnswer, weighEvidence } from "../../lib/answer/extractive";
 import { formRelatedness, MAX_RELATED_TERMS } from "../../lib/answer/evidence";
@@ -148,6 +148,20 @@ describe("expected answer type", () => {
 			textHit("c2", "transports", "On stdio, messages are separated by newlines.")
 		];
 		expect(weighEvidence({ question: "How are messages separated on stdio?", locale: "en", hits, ...lexiconFor("en") }).best?.passage.chunk.id).toBe("c2");
+	});
+
+	test("a name in code naming what the question asks about is the one asked for, when a passage has one", () => {
+		expect(identifierTerms("Clients send a tools/list request (see `getCookies`).", "en")).toEqual([analyze("tools/list", "en"), analyze("getCookies", "en")]);
+		const hits = [
+			textHit("c1", "tools", "Links returned by a tool may not appear in a resources/list request."),
+			textHit("c2", "tools", "Clients send a tools/list request to discover what a server offers.")
+		];
+		const typeFound = (question: string, chunks: SearchHit[]) =>
+			Object.fromEntries(weighEvidence({ question, locale: "en", hits: chunks, ...lexiconFor("en") }).candidates.map(s => [s.passage.chunk.id, s.features.typeFound]));
+		// "resources/list" names no tool; "request", the kind of name asked for, does not count.
+		expect(typeFound("Which request returns the tools a server has?", hits)).toEqual({ c1: 0, c2: 1 });
+		// With no passage naming a tool in code, any name in code is one.
+		expect(typeFound("Which request returns the tools a server has?", [hits[0]])).toEqual({ c1: 1 });
 	});
 
 	test("a passage holds a price, a duration, a time or a number, or does not", () => {

@@ -9,6 +9,7 @@
  * short strings they are fast).
  */
 import { expectedAnswerType } from "../../lib/answer/answer-type";
+import { trimEdges } from "../../lib/text/trim-edges";
 import { statedConditions } from "../../lib/answer/condition";
 import { asksWhere } from "../../lib/answer/pointers";
 import { parseQuestion } from "../../lib/answer/question";
@@ -253,12 +254,30 @@ describe("questions", () => {
 		["'when' and 200,000 letters before a comma", "when " + "a".repeat(200_000) + ","],
 		["'¿Cuándo' and 200,000 spaces before a comma", "¿Cuándo" + " ".repeat(200_000) + ","],
 		["30,000 'how large may a be'", "how large may a be ".repeat(30_000)],
-		["50,000 'not if'", "not if ".repeat(50_000)]
+		["50,000 'not if'", "not if ".repeat(50_000)],
+		["a word of 200,000 commas", "x" + ",".repeat(200_000) + "y"],
+		["'Which request' and a word of 200,000 commas", "Which request " + "x" + ",".repeat(200_000) + "y"]
 	])("%s take milliseconds to read as a question", (_label, question) => {
 		expect(fastest(() => ["en", "es"].forEach(locale => expectedAnswerType(question, locale as "en" | "es")))).toBeLessThan(FAST_MS);
 		expect(fastest(() => ["en", "es"].forEach(locale => asksWhere(question, locale as "en" | "es")))).toBeLessThan(FAST_MS);
 		expect(fastest(() => parseQuestion(question, "en"))).toBeLessThan(FAST_MS * 10);
 		expect(fastest(() => parseQuestion(question, "es"))).toBeLessThan(FAST_MS * 10);
+	});
+});
+
+describe("marks around a word", () => {
+	const PUNCTUATION = /^[\p{P}\p{S}]$/u;
+	it("a word of 200,000 commas between two letters takes milliseconds (the pattern it replaces took 6 s at 100,000)", () => {
+		const word = "x" + ",".repeat(200_000) + "y";
+		expect(fastest(() => trimEdges(word, PUNCTUATION))).toBeLessThan(FAST_MS);
+		expect(trimEdges(word, PUNCTUATION)).toBe(word);
+	});
+
+	it("trims exactly as the pattern did, astral symbols included", () => {
+		const pattern = /^[\p{P}\p{S}]+|[\p{P}\p{S}]+$/gu;
+		for (const word of ["(Aurora)", "¿Zephyr-9?", "\"HTTP/2\",", "🙂hello🙂", "…", "", "a", "—x—", "'quoted'.", "x,,y"]) {
+			expect(trimEdges(word, PUNCTUATION)).toBe(word.replace(pattern, ""));
+		}
 	});
 });
 
