@@ -14,6 +14,7 @@
  */
 import { analyze, Locale } from "../text/tokenize";
 import { trimEdges } from "../text/trim-edges";
+import { CONDITION_OPENERS } from "./condition";
 
 export type AnswerType = "money" | "length" | "duration" | "frequency" | "clock" | "times" | "count" | "number" | "identifier" | "polar" | "moment" | "prohibition" | "manner" | "default";
 
@@ -23,6 +24,11 @@ export type AnswerType = "money" | "length" | "duration" | "frequency" | "clock"
  * as with a "yes" or a "not".
  */
 export const RANKING_ONLY: ReadonlySet<AnswerType> = new Set(["identifier", "polar", "moment", "prohibition", "manner"]);
+/**
+ * Kinds read from a cue word of the passage ("not", "during", "by"), not from a value it states:
+ * they rank passages, but say too little of an answer for the decision to read them as found.
+ */
+export const CUE_ONLY: ReadonlySet<AnswerType> = new Set(["polar", "moment", "prohibition", "manner"]);
 
 /** Things a program names: "which function / header / option…" asks for a name written as code. */
 const CODE_NOUNS: Record<Locale, string> = {
@@ -128,6 +134,9 @@ const ASKS: Record<Locale, Array<[AnswerType, RegExp]>> = {
 	]
 };
 
+/** Words that deny: a yes/no answer's "no", a rule's "MUST NOT". */
+const NEGATIONS: Record<Locale, string> = { en: "no|not|never|none|cannot|neither|nor", es: "no|nunca|jam[aá]s|ning[uú]n[oa]?|nada" };
+
 const NUMBER_WORDS: Record<Locale, string> = {
 	en: "one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|hundred|thousand|million|once|twice|dozen|half|infinity|unlimited|none|no limit",
 	es: "uno|una|dos|tres|cuatro|cinco|seis|siete|ocho|nueve|diez|once|doce|quince|veinte|treinta|cien|ciento|mil|mill[oó]n|media|medio|ilimitad[oa]s?|ninguno|ninguna|sin l[ií]mite"
@@ -221,16 +230,16 @@ function build(locale: Locale): Record<Exclude<AnswerType, "count" | "times">, R
 		// optional"). Not "optionally", which definitions of every kind use for how a thing may be written.
 		polar:
 			locale === "en"
-				? /\b(?:no|not|never|none|nothing|nobody|only|cannot|without|neither|nor|yes|always|must|optional|required|too (?:many|much|few|long|short|far|large|small|big|early|late))\b|n't\b/iu
-				: /(?<!\p{L})(?:no|nunca|ning[uú]n[oa]?|nada|nadie|solo|s[oó]lo|solamente|[uú]nicamente|sin|s[ií]|siempre|jam[aá]s|tampoco|debe|deben|demasiad[oa]s?|opcional|opcionales|obligatori[oa]s?)(?!\p{L})/iu,
+				? new RegExp(`\\b(?:${NEGATIONS.en}|nothing|nobody|only|without|yes|always|must|optional|required|too (?:many|much|few|long|short|far|large|small|big|early|late))\\b|n't\\b`, "iu")
+				: new RegExp(`(?<!\\p{L})(?:${NEGATIONS.es}|nadie|solo|s[oó]lo|solamente|[uú]nicamente|sin|s[ií]|siempre|tampoco|debe|deben|demasiad[oa]s?|opcional|opcionales|obligatori[oa]s?)(?!\\p{L})`, "iu"),
 		identifier: IDENTIFIER,
 		// The means, for a question asking in what way. English "with" (and Spanish "con", "por") say
 		// too many other things: with "with", two development questions were answered wrongly.
 		manner: locale === "en" ? /\b(?:by|using|via|through)\b/iu : /(?<!\p{L})(?:mediante|usando|v[ií]a|a trav[eé]s de|por medio de)(?!\p{L})/iu,
 		prohibition:
 			locale === "en"
-				? /\b(?:no|not|never|cannot|none|neither|nor|forbidden|prohibited)\b|n't\b/iu
-				: /(?<!\p{L})(?:no|nunca|jam[aá]s|ning[uú]n[oa]?|nada|prohibid[oa]s?)(?!\p{L})/iu,
+				? new RegExp(`\\b(?:${NEGATIONS.en}|forbidden|prohibited)\\b|n't\\b`, "iu")
+				: new RegExp(`(?<!\\p{L})(?:${NEGATIONS.es}|prohibid[oa]s?)(?!\\p{L})`, "iu"),
 		moment:
 			locale === "en"
 				? /\b(?:when|whenever|once|after|before|during|until|till|while|upon|within|as soon as|immediately|at (?:the )?(?:start|end|beginning|same time))\b|\b\p{N}{1,2}[:.]\p{N}{2}\b/iu
@@ -373,9 +382,15 @@ const ASKS_MANNER: Record<Locale, RegExp> = {
 	es: /^\s*(?:¿\s*)?(?:y\s)?c[oó]mo\s(?!(?:hago|puedo|podemos|debo|se hace)(?!\p{L}))/iu
 };
 
-/** A negation in a question ("never", "not", "nunca"), and what opens a case ("if", "si"), each found once. */
-const NEGATION_WORD: Record<Locale, RegExp> = { en: /\b(?:never|not|cannot)\b|n't\b/iu, es: /(?<!\p{L})(?:nunca|jam[aá]s|no)(?!\p{L})/iu };
-const CASE_OPENER: Record<Locale, RegExp> = { en: /\b(?:if|when|whenever|unless|once|after|while)\b/iu, es: /(?<!\p{L})(?:si|cuando|tras|mientras)(?!\p{L})/iu };
+/**
+ * A negation of a question's verb ("must never", "can't", "no debe"; not "none" or "no key", which
+ * say what there is none of), and a word opening the case it sets (condition.ts), each found once.
+ */
+const NEGATED_VERB: Record<Locale, RegExp> = { en: /\b(?:never|not|cannot)\b|n't\b/iu, es: /(?<!\p{L})(?:nunca|jam[aá]s|no)(?!\p{L})/iu };
+const CASE_OPENER: Record<Locale, RegExp> = {
+	en: new RegExp(`\\b(?:${[...CONDITION_OPENERS.en].join("|")})\\b`, "iu"),
+	es: new RegExp(`(?<!\\p{L})(?:${[...CONDITION_OPENERS.es].join("|")})(?!\\p{L})`, "iu")
+};
 
 /**
  * "What must never appear in log messages?", "¿Qué no debe hacer el servidor?": a question asking
@@ -384,7 +399,7 @@ const CASE_OPENER: Record<Locale, RegExp> = { en: /\b(?:if|when|whenever|unless|
  * nothing.
  */
 function asksProhibition(question: string, locale: Locale): boolean {
-	const negation = NEGATION_WORD[locale].exec(question);
+	const negation = NEGATED_VERB[locale].exec(question);
 	if (!negation) return false;
 	const opener = CASE_OPENER[locale].exec(question);
 	return !opener || negation.index < opener.index;

@@ -15,7 +15,8 @@
  */
 import { analyze, Locale } from "../text/tokenize";
 
-const OPENERS: Readonly<Record<Locale, ReadonlySet<string>>> = {
+/** The words that open a condition ("if", "si"…). */
+export const CONDITION_OPENERS: Readonly<Record<Locale, ReadonlySet<string>>> = {
 	en: new Set(["if", "when", "whenever", "once", "unless", "after", "while"]),
 	es: new Set(["si", "cuando", "tras", "mientras"])
 };
@@ -52,7 +53,7 @@ function endsClause(word: string): boolean {
  */
 function conditions(text: string, locale: Locale, toEnd: boolean): string[][] {
 	const words = text.split(/\s+/).filter(Boolean);
-	const openers = OPENERS[locale];
+	const openers = CONDITION_OPENERS[locale];
 	const out: string[][] = [];
 	let i = 0;
 	while (i < words.length) {

@@ -17,7 +17,7 @@
  * benchmark (calibration.ts `RANKER`).
  */
 import type { Locale } from "../text/tokenize";
-import { AnswerType, countsTheThing, holdsAnswerType, identifierTerms, RANKING_ONLY } from "./answer-type";
+import { AnswerType, countsTheThing, CUE_ONLY, holdsAnswerType, identifierTerms, RANKING_ONLY } from "./answer-type";
 import { RANKER } from "./calibration";
 import { analyzedChunk } from "./chunk-analysis";
 import type { WeightedQuestion } from "./follow-up";
@@ -550,8 +550,9 @@ export function scorePassages(question: WeightedQuestion, passages: readonly Pas
 				retrieval: chunkTerms.size < SMALL_POOL ? Math.max(TYPICAL_RETRIEVAL, topScore / ownTerms) : topScore / ownTerms,
 				covered: best ? best.features.exact + best.features.heading + best.features.related : 0,
 				missingSpecific,
-				// A "not" or an "only" in a yes/no answer ranks it; as evidence of an answer it answered one more near miss.
-				typeFound: expects === "polar" || expects === "moment" || expects === "prohibition" || expects === "manner" ? 0 : (best?.features.typeFound ?? 0),
+				// A cue word ("not" for a yes/no question, "during" for "When…?") ranks a passage; as evidence
+				// of an answer, the yes/no cue answered one more near miss (answer-type.ts `CUE_ONLY`).
+				typeFound: expects && CUE_ONLY.has(expects) ? 0 : (best?.features.typeFound ?? 0),
 				missingName: missingName(question, best ? best.unsaid : unmatched, unmatched, genericAcronyms) ? 1 : 0,
 				missingChoice: missingChoice(question, unmatched) ? 1 : 0
 			};
