@@ -20,8 +20,9 @@ export type AnswerType = "money" | "length" | "duration" | "frequency" | "clock"
 
 /**
  * Kinds that only rank passages and never decline: pages name a header or an option in plain
- * words as often as in code ("the Authorization header"), and say yes as often by stating the fact
- * as with a "yes" or a "not".
+ * words as often as in code ("the Authorization header"), say yes as often by stating the fact
+ * as with a "yes" or a "not", and say when, in what way or what is forbidden in words no list of
+ * cues holds ("at start-up", "newline-delimited", "is refused").
  */
 export const RANKING_ONLY: ReadonlySet<AnswerType> = new Set(["identifier", "polar", "moment", "prohibition", "manner"]);
 /**

@@ -90,7 +90,8 @@ export function decisionInputs(f: DecisionFeatures): Record<string, number> {
  *   does not say "'1 week'", a literal the question quotes).
  * - It lacks the kind of value asked for (a price for "how much does it cost", a count for "how
  *   many kettles", a stated default for "by default"; answer-type.ts; a code name for "which
- *   header" or a "not" for a yes/no question only ranks, evidence.ts `typeMissing` says why), or
+ *   header", a "not" for a yes/no question, a "during" for "When…?", a "by" for "How is…?" or a
+ *   "MUST NOT" for "What must never…?" only ranks: answer-type.ts `RANKING_ONLY` says why), or
  *   has it only said of something else (of another name, of another thing priced or counted):
  *   "How many Zephyr-9 kettles have been made?" over the Zephyr-9's warranty. As a weight (-1.07) it left such near misses
  *   answered at 0.64; over both splits, 10 of the 14 questions whose best passage lacked the kind
