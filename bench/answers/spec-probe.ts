@@ -1,10 +1,13 @@
 /**
- * A check outside the benchmark: paraphrased questions over three sets of five pages of the Model
+ * A check outside the benchmark: paraphrased questions over four sets of five pages of the Model
  * Context Protocol specification, each set one chatbot as a crawl of five pages would make it: set A
  * (lifecycle, transports, cancellation, ping, progress; the first written), set B (tools,
  * resources, prompts, roots, elicitation; written at stop 39 from the pages alone, before the
- * answerer was run on them) and set C (architecture, sampling, logging, completion, pagination;
- * written the same way at stop 40, after set B had been used to choose that stop's changes). Normative prose ("The client MUST…", nested lists of requirements,
+ * answerer was run on them), set C (architecture, sampling, logging, completion, pagination;
+ * written the same way at stop 40, after set B had been used to choose that stop's changes) and
+ * set D (the specification's introduction, the base protocol overview, authorization, the server
+ * features overview and the key changes; written at the end of stop 40, run once, nothing changed
+ * for it). Normative prose ("The client MUST…", nested lists of requirements,
  * JSON examples between the sentences) is what the benchmark's corpora hold little of. The pages
  * are not shipped with the project or installed by npm: they are read at run time from a checkout
  * of github.com/modelcontextprotocol/modelcontextprotocol. Nothing is fitted on these questions;
@@ -244,6 +247,63 @@ const SETS: ProbeSet[] = [
 			["yo10", "How long does the client wait for a sampling response?", null],
 			["yo11", "Who wrote the syslog standard?", null]
 		]
+	},
+	{
+		name: "D: specification, overview, authorization, server features, key changes",
+		pages: {
+			specification: "index.mdx",
+			overview: "basic/index.mdx",
+			authorization: "basic/authorization.mdx",
+			features: "server/index.mdx",
+			changes: "changelog.mdx"
+		},
+		questions: [
+			["z01", "Which message format does MCP use between hosts, clients and servers?", ["JSON-RPC"], "specification overview"],
+			["z02", "Which older protocol inspired MCP?", ["Language Server Protocol"], "specification"],
+			["z03", "Must a host ask the user before running a tool?", ["explicit user consent"], "specification"],
+			["z04", "What three features can clients offer to servers?", ["Sampling", "Roots", "Elicitation"], "specification"],
+			["z05", "Which parts of the protocol does every implementation have to support?", ["base protocol and lifecycle management"], "overview"],
+			["z06", "May a request ID be null?", ["MUST NOT be"], "overview"],
+			["z07", "Can a response carry both a result and an error?", ["MUST NOT"], "overview"],
+			["z08", "What type must error codes be?", ["integers"], "overview"],
+			["z09", "Does the receiver reply to a notification?", ["MUST NOT send a response"], "overview"],
+			["z10", "Where should a stdio implementation get its credentials?", ["environment"], "overview authorization"],
+			["z11", "Which field is reserved for attaching extra metadata?", ["_meta"], "overview"],
+			["z12", "What is the source of truth for the protocol's messages?", ["TypeScript schema"], "overview specification"],
+			["z13", "Is authorization required for every MCP implementation?", ["OPTIONAL"], "authorization"],
+			["z14", "Which version of OAuth does the authorization build on?", ["OAuth 2.1"], "authorization"],
+			["z15", "What role does a protected MCP server play in OAuth terms?", ["resource server"], "authorization"],
+			["z16", "Which header tells a client where the resource metadata lives after a 401?", ["WWW-Authenticate"], "authorization"],
+			["z17", "Why should clients register themselves dynamically?", ["without user interaction|may not know"], "authorization"],
+			["z18", "What can a client do if the authorization server has no dynamic registration?", ["Hardcode a client ID|Present a UI"], "authorization"],
+			["z19", "Which parameter names the server a token is meant for?", ["resource parameter"], "authorization"],
+			["z20", "Can an access token be put in the query string?", ["MUST NOT be included in the URI query string"], "authorization"],
+			["z21", "What status does an expired token get?", ["401"], "authorization"],
+			["z22", "Which status code means the scopes are not enough?", ["403"], "authorization"],
+			["z23", "Must redirect URIs use HTTPS?", ["localhost"], "authorization"],
+			["z24", "What must public clients have done to their refresh tokens?", ["rotate"], "authorization"],
+			["z25", "Which technique protects authorization codes from interception?", ["PKCE"], "authorization"],
+			["z26", "How long should access tokens live?", ["short-lived"], "authorization"],
+			["z27", "Who controls the prompts primitive?", ["User-controlled"], "features"],
+			["z28", "What kind of data do resources provide?", ["Contextual data|Structured data"], "features"],
+			["z29", "Which primitive is controlled by the model?", ["Tools"], "features"],
+			["z30", "What is given as an example of a prompt?", ["Slash commands"], "features"],
+			["z31", "Which JSON-RPC feature was removed in this revision?", ["batching"], "changes"],
+			["z32", "Which header must carry the negotiated protocol version over HTTP?", ["MCP-Protocol-Version"], "changes"],
+			["z33", "What was added so that name can stay a programmatic identifier?", ["title"], "changes"],
+			["z34", "Which revision came before this one?", ["2025-03-26"], "changes"],
+			["z35", "What new capability lets servers ask users for more information?", ["elicitation"], "changes specification"],
+			["zo1", "How long is an authorization code valid?", null],
+			["zo2", "Which OAuth grant type do servers use for machine-to-machine access?", null],
+			["zo3", "How many tools can one server expose?", null],
+			["zo4", "Which company created MCP?", null],
+			["zo5", "What port does the authorization server listen on?", null],
+			["zo6", "How often must refresh tokens be rotated?", null],
+			["zo7", "Which programming languages have official MCP SDKs?", null],
+			["zo8", "When will the next revision of the specification be released?", null],
+			["zo9", "Can batching be turned back on with a flag?", null],
+			["zo10", "What is the maximum length of a request ID?", null]
+		]
 	}
 ];
 
@@ -306,7 +366,7 @@ async function main(): Promise<void> {
 		}
 	}
 	for (const [answerer, graded] of all) rows.push({ pages: "all sets", answerer, ...summaryColumns(graded) });
-	printMarkdownTable(rows, `Model Context Protocol specification ${SPEC_VERSION}, three sets of five pages, one chatbot each (outside the benchmark)`);
+	printMarkdownTable(rows, `Model Context Protocol specification ${SPEC_VERSION}, four sets of five pages, one chatbot each (outside the benchmark)`);
 }
 
 main().catch(err => {
