@@ -425,7 +425,15 @@ export function scorePassages(question: WeightedQuestion, passages: readonly Pas
 	// speaks of ("tools/list", not "resources/list") when some retrieved passage has such a name;
 	// the word naming the kind ("request", "header") does not count, every name of the kind has it.
 	const ownSet = new Set(question.ownTerms.filter(term => !codeNouns.has(term)));
-	const namesAsked = (p: Passage) => p.parts.some(part => identifierTerms(part, locale).some(terms => terms.some(term => ownSet.has(term))));
+	// Overlapping passages share their parts, and each passage is read twice (is there any, is it one):
+	// each part's names are read once.
+	const partNamesAsked = new Map<string, boolean>();
+	const namesAsked = (p: Passage) =>
+		p.parts.some(part => {
+			let names = partNamesAsked.get(part);
+			if (names === undefined) partNamesAsked.set(part, (names = identifierTerms(part, locale).some(terms => terms.some(term => ownSet.has(term)))));
+			return names;
+		});
 	const matchIdentifiers = expects === "identifier" && passages.some(namesAsked);
 	const scored = passages.map((p): ScoredPassage => {
 		const context = contexts.get(p.chunk.id) as ReadonlySet<string>;
