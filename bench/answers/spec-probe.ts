@@ -1,17 +1,20 @@
 /**
- * A check outside the benchmark: paraphrased questions over four sets of five pages of the Model
- * Context Protocol specification, each set one chatbot as a crawl of five pages would make it: set A
- * (lifecycle, transports, cancellation, ping, progress; the first written), set B (tools,
+ * A check outside the benchmark: paraphrased questions over five sets of five pages of the Model
+ * Context Protocol's documentation, each set one chatbot as a crawl of five pages would make it:
+ * set A (lifecycle, transports, cancellation, ping, progress; the first written), set B (tools,
  * resources, prompts, roots, elicitation; written at stop 39 from the pages alone, before the
  * answerer was run on them), set C (architecture, sampling, logging, completion, pagination;
- * written the same way at stop 40, after set B had been used to choose that stop's changes) and
- * set D (the specification's introduction, the base protocol overview, authorization, the server
+ * written the same way at stop 40, after set B had been used to choose that stop's changes), set D
+ * (the specification's introduction, the base protocol overview, authorization, the server
  * features overview and the key changes; written at the end of stop 40, run once, nothing changed
- * for it). Normative prose ("The client MUST…", nested lists of requirements,
- * JSON examples between the sentences) is what the benchmark's corpora hold little of. The pages
- * are not shipped with the project or installed by npm: they are read at run time from a checkout
- * of github.com/modelcontextprotocol/modelcontextprotocol. Nothing is fitted on these questions;
- * they tell whether a change to the answerer suits more than the benchmark's corpora.
+ * for it) and set E (five of the guides beside the specification: versioning, the Inspector,
+ * debugging, server concepts, the introduction; written at stop 41 before any change). Normative
+ * prose ("The client MUST…", nested lists of requirements, JSON examples between the sentences)
+ * is what the benchmark's corpora hold little of; the guides add advice lists, tables and
+ * commands. The pages are not shipped with the project or installed by npm: they are read at run
+ * time from a checkout of github.com/modelcontextprotocol/modelcontextprotocol. Nothing is fitted
+ * on these questions; they tell whether a change to the answerer suits more than the benchmark's
+ * corpora.
  *
  * Run: `npx tsx bench/answers/spec-probe.ts <checkout>` (`-- --verbose` lists every miss with the
  * passage chosen and its probability; `--candidates=t02,x19` lists those questions' first five
@@ -25,7 +28,7 @@ import { weighEvidence } from "../../lib/answer/extractive";
 import { lexiconFor } from "../../lib/answer/lexicon";
 import { questionQuery, RETRIEVE_LIMIT } from "../../lib/answer/retrieval-query";
 import { readableText } from "../../lib/crawl/readable-text";
-import { chunkSources, ChunkSource } from "../../lib/retrieval/chunker";
+import { chunkSources, TextSource } from "../../lib/retrieval/chunker";
 import { GenerationIndex } from "../../lib/retrieval/embedded-generation";
 import { vectorizeChunks } from "../../lib/retrieval/vectorize";
 import { splitFrontMatter } from "../../lib/site/front-matter";
@@ -43,7 +46,9 @@ type Question = [string, string, string[] | null, string?];
 
 interface ProbeSet {
 	name: string;
-	/** Page key → file under docs/specification/<version>/. */
+	/** The folder of the checkout the pages are under; the specification's by default. */
+	root?: string;
+	/** Page key → file under the root. */
 	pages: Record<string, string>;
 	questions: Question[];
 }
@@ -304,6 +309,66 @@ const SETS: ProbeSet[] = [
 			["zo9", "Can batching be turned back on with a flag?", null],
 			["zo10", "What is the maximum length of a request ID?", null]
 		]
+	},
+	{
+		// Guides rather than the specification: explanatory prose, lists of advice, tables, commands.
+		name: "E: versioning, inspector, debugging, server concepts, introduction (guides)",
+		root: path.join("docs", "docs", SPEC_VERSION),
+		pages: {
+			versioning: "learn/versioning.mdx",
+			inspector: "tools/inspector.mdx",
+			debugging: "tools/debugging.mdx",
+			concepts: "learn/server-concepts.mdx",
+			intro: "getting-started/intro.mdx"
+		},
+		questions: [
+			["e01", "What format do protocol version strings follow?", ["YYYY-MM-DD"], "versioning"],
+			["e02", "Does the version number change when a backwards compatible update ships?", ["not be incremented"], "versioning"],
+			["e03", "What does it mean when a revision is marked final?", ["will not be changed"], "versioning"],
+			["e04", "How long does a deprecated feature stay in the specification before it can be dropped?", ["twelve months"], "versioning"],
+			["e05", "At what point do client and server settle on a protocol version?", ["initialization"], "versioning"],
+			["e06", "Can a server speak more than one protocol version?", ["multiple protocol versions"], "versioning"],
+			["e07", "What can a client do when it finds no version the server is compatible with?", ["gracefully terminate"], "versioning"],
+			["e08", "Do I need to install the Inspector before using it?", ["without requiring installation"], "inspector"],
+			["e09", "How do I inspect a Python server published on PyPI?", ["uvx"], "inspector"],
+			["e10", "What does the resources tab show about each resource?", ["metadata"], "inspector"],
+			["e11", "Where do a server's logs appear in the Inspector?", ["Notifications pane"], "inspector"],
+			["e12", "Which edge cases should I try with the Inspector?", ["Invalid inputs", "Concurrent operations"], "inspector"],
+			["e13", "What do I do after rebuilding the server while testing iteratively?", ["Reconnect the Inspector"], "inspector"],
+			["e14", "Where should a local stdio server write its logs?", ["stderr"], "debugging"],
+			["e15", "Why must a local server avoid printing to standard output?", ["interfere with protocol operation"], "debugging"],
+			["e16", "How many severity levels does MCP logging have?", ["eight"], "debugging"],
+			["e17", "How can a client change the minimum log level while running?", ["logging/setLevel"], "debugging"],
+			["e18", "Why should configuration files use absolute paths?", ["undefined|started from anywhere"], "debugging"],
+			["e19", "How do I pass an API key to a server that Claude Desktop launches?", ["env key"], "debugging"],
+			["e20", "What does error code -32602 mean?", ["Invalid params"], "debugging"],
+			["e21", "Where are Claude Desktop's log files kept on a Mac?", ["Library/Logs/Claude"], "debugging"],
+			["e22", "How do I open the developer tools in Claude Desktop on Windows?", ["Ctrl+Alt+I"], "debugging"],
+			["e23", "Is closing the window enough after I change the server code?", ["not enough|fully quit"], "debugging"],
+			["e24", "Where can I ask for help with MCP?", ["GitHub issues|GitHub discussions"], "debugging"],
+			["e25", "What should a bug report include?", ["Log excerpts|Steps to reproduce"], "debugging"],
+			["e26", "Who decides when a prompt is used?", ["user-controlled|explicit invocation"], "concepts"],
+			["e27", "Which method runs a tool?", ["tools/call"], "concepts"],
+			["e28", "How do applications typically let people pick a prompt?", ["Slash commands"], "concepts"],
+			["e29", "What is used to validate a tool's inputs?", ["JSON Schema"], "concepts"],
+			["e30", "Which operation lets a client watch a resource for changes?", ["resources/subscribe"], "concepts"],
+			["e31", "What is a resource template?", ["dynamic URIs with parameters"], "concepts"],
+			["e32", "Can a tool need the user's approval before it runs?", ["user consent|Approval dialogs"], "concepts"],
+			["e33", "When someone types part of a city name into a forecast template, what might be suggested?", ["Paris|Park City"], "concepts"],
+			["e34", "What everyday connector is MCP compared to?", ["USB-C"], "intro"],
+			["e35", "How does MCP help developers?", ["reduces development time"], "intro"],
+			["e36", "Which code editors support MCP?", ["Visual Studio Code|Cursor"], "intro"],
+			["eo1", "What is the latest release number of the Inspector?", null],
+			["eo2", "How much does the MCP Inspector cost?", null],
+			["eo3", "Who maintains the Python SDK?", null],
+			["eo4", "How many servers can the Inspector connect to at once?", null],
+			["eo5", "Which port does the Inspector listen on by default?", null],
+			["eo6", "When was the first version of the protocol released?", null],
+			["eo7", "How do I export the Inspector's test results to a file?", null],
+			["eo8", "Which log level is used by default?", null],
+			["eo9", "How do I rotate Claude Desktop's log files?", null],
+			["eo10", "Which airlines does the travel server support?", null]
+		]
 	}
 ];
 
@@ -311,9 +376,9 @@ const SETS: ProbeSet[] = [
 const JSX_LINE = /^\s*<\/?[A-Za-z][^<>]*>\s*$/;
 
 /** The pages as a crawl would read them: Markdown rendered to a page, then its readable text. */
-function loadPages(checkout: string, pages: Record<string, string>): ChunkSource[] {
-	return Object.entries(pages).map(([key, file]) => {
-		const full = path.join(checkout, "docs", "specification", SPEC_VERSION, file);
+function loadPages(checkout: string, set: ProbeSet): TextSource[] {
+	return Object.entries(set.pages).map(([key, file]) => {
+		const full = path.join(checkout, set.root ?? path.join("docs", "specification", SPEC_VERSION), file);
 		if (!fs.existsSync(full)) throw new Error(`${full} not found: pass a checkout of github.com/modelcontextprotocol/modelcontextprotocol`);
 		const { data, body: mdx } = splitFrontMatter(fs.readFileSync(full, "utf8"));
 		// MDX components on lines of their own (<Note>, <Info>, <div id="…" />) are markup on the
@@ -338,8 +403,14 @@ async function main(): Promise<void> {
 	for (const set of SETS) {
 		// One chatbot per set, as the five pages of one crawl.
 		const index = new GenerationIndex();
-		for (const item of await vectorizeChunks(chunkSources(loadPages(checkout, set.pages)), { locale: "en" })) index.add(item);
+		const pages = loadPages(checkout, set);
+		for (const item of await vectorizeChunks(chunkSources(pages), { locale: "en" })) index.add(item);
 		const questions: DevQuestion[] = set.questions.map(([id, q, facts, page]) => ({ id, corpus: "spec", q, facts: facts ?? [], pages: page ? page.split(" ") : [], oos: facts === null }));
+		// A fact its pages do not hold (a typo, or a page changed upstream) would count as a miss.
+		for (const question of questions) {
+			const text = pages.filter(page => question.pages.includes(page.sourceId)).map(page => page.text).join("\n");
+			for (const fact of question.facts) if (!holdsFact(text, fact)) console.warn(`${question.id}: "${fact}" is not on ${question.pages.join(", ")}`);
+		}
 		for (const system of [baseline, current]) {
 			const asked: Array<{ graded: Graded; result: SystemResult }> = [];
 			for (const question of questions) {
@@ -366,7 +437,7 @@ async function main(): Promise<void> {
 		}
 	}
 	for (const [answerer, graded] of all) rows.push({ pages: "all sets", answerer, ...summaryColumns(graded) });
-	printMarkdownTable(rows, `Model Context Protocol specification ${SPEC_VERSION}, four sets of five pages, one chatbot each (outside the benchmark)`);
+	printMarkdownTable(rows, `Model Context Protocol ${SPEC_VERSION} specification and guides, five sets of five pages, one chatbot each (outside the benchmark)`);
 }
 
 main().catch(err => {
