@@ -55,6 +55,12 @@ function longestRun(text: string, char: string): number {
 	return longest;
 }
 
+/** Marks that end what a line says; a list item's words ending without one get ":" before its own list. */
+const SENTENCE_MARKS = new Set([".", ":", ";", "?", "!", ",", "…", "。", "¿", "¡"]);
+
+/** Lists, which inside a list item are that item's own list. */
+const LISTS = new Set(["ul", "ol"]);
+
 /** Accumulates text, turning block boundaries into line and paragraph breaks. */
 class TextWriter {
 	private out = "";
@@ -93,6 +99,25 @@ class TextWriter {
 
 	space(): void {
 		this.pendingSpace = true;
+	}
+
+	/** Where the text written so far ends, to ask later whether anything was written since. */
+	position(): number {
+		return this.out.length;
+	}
+
+	/**
+	 * Ends what was written since `start` with ":" unless it already ends with a mark, and keeps
+	 * the next text on the next line: the words of a list item that holds a list of its own lead
+	 * that list ("Support channels:" then its items), as the indentation shows on the page, even
+	 * when the words are a paragraph of their own (`<li><p>…</p><ul>`). Nothing when the item has
+	 * no words of its own.
+	 */
+	leadFrom(start: number): void {
+		if (this.out.length <= start) return;
+		if (!SENTENCE_MARKS.has(this.out[this.out.length - 1])) this.out += ":";
+		this.pendingBreak = 1;
+		this.pendingSpace = false;
 	}
 
 	/** Asks for at least `kind` break before the next text. */
@@ -138,12 +163,18 @@ function walk(node: Node, writer: TextWriter): void {
 	}
 	const block = BLOCKS.has(name);
 	const kind: 1 | 2 = LINE_BLOCKS.has(name) ? 1 : 2;
-	if (block) writer.breakLine(kind);
+	// A list inside a list item goes on from the item's words on the next line (leadFrom); a blank
+	// line after it still parts it from the next item.
+	if (block && !(LISTS.has(name) && (node as Element).parentElement?.localName.toLowerCase() === "li")) writer.breakLine(kind);
 	const level = HEADING_LEVELS[name];
 	// An empty heading gets no mark: a lone "##" would read as a paragraph.
 	if (level && (node.textContent ?? "").trim()) writer.text(`${"#".repeat(level)} `);
 	if (name === "td" || name === "th") writer.space();
-	for (let child = node.firstChild; child; child = child.nextSibling) walk(child, writer);
+	const start = writer.position();
+	for (let child = node.firstChild; child; child = child.nextSibling) {
+		if (name === "li" && child.nodeType === 1 && LISTS.has((child as Element).localName.toLowerCase())) writer.leadFrom(start);
+		walk(child, writer);
+	}
 	if (block) writer.breakLine(kind);
 }
 

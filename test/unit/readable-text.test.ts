@@ -88,6 +88,17 @@ describe("structuredText", () => {
 	it("turns <br> into a line break and table cells into spaced lines", () => {
 		expect(text("<p>one<br>two</p><table><tr><td>a</td><td>b</td></tr><tr><td>c</td><td>d</td></tr></table>")).toBe("one\ntwo\n\na b\nc d");
 	});
+
+	it("lets a list item's words lead the list nested in it, with a colon unless they end with a mark", () => {
+		// Tight and loose lists (the item's words in a <p>) alike: the indentation a reader sees becomes "Label:".
+		expect(text("<ol><li><b>Support channels</b><ul><li>Issues</li><li>Forum</li></ul></li><li>Logs<ul><li>Client</li></ul></li></ol>")).toBe(
+			"Support channels:\nIssues\nForum\n\nLogs:\nClient"
+		);
+		expect(text("<ul><li><p>Test edge cases</p><ul><li>Invalid inputs</li></ul></li></ul>")).toBe("Test edge cases:\nInvalid inputs");
+		expect(text("<ul><li>Either of:<ul><li>a key</li></ul></li><li>Done.<ol><li>next</li></ol></li></ul>")).toBe("Either of:\na key\n\nDone.\nnext");
+		// An item with no words of its own before its list adds nothing; a list after a paragraph is no item's list.
+		expect(text("<ul><li><ul><li>inner</li></ul></li></ul><p>Steps</p><ul><li>one</li></ul>")).toBe("inner\n\nSteps\n\none");
+	});
 });
 
 describe("crawl URL helpers", () => {
