@@ -374,6 +374,17 @@ const SETS: ProbeSet[] = [
 
 
 const JSX_LINE = /^\s*<\/?[A-Za-z][^<>]*>\s*$/;
+/** An MDX component's tag, which may span lines (`<Card\n  title="…"\n>`); components are capitalised. */
+const COMPONENT_TAG = /<\/?[A-Z][A-Za-z]*(?:\s[^<>]*)?\/?>/g;
+
+/** The MDX without its components' tags (their inner text stays), code blocks left as they are. */
+function withoutComponents(mdx: string): string {
+	// Odd pieces are fenced code, where "<T>" is a type, not a component.
+	return mdx
+		.split(/(^```[^\n]*\n[\s\S]*?^```)/m)
+		.map((piece, i) => (i % 2 === 1 ? piece : piece.replace(COMPONENT_TAG, "")))
+		.join("");
+}
 
 /** The pages as a crawl would read them: Markdown rendered to a page, then its readable text. */
 function loadPages(checkout: string, set: ProbeSet): TextSource[] {
@@ -381,9 +392,9 @@ function loadPages(checkout: string, set: ProbeSet): TextSource[] {
 		const full = path.join(checkout, set.root ?? path.join("docs", "specification", SPEC_VERSION), file);
 		if (!fs.existsSync(full)) throw new Error(`${full} not found: pass a checkout of github.com/modelcontextprotocol/modelcontextprotocol`);
 		const { data, body: mdx } = splitFrontMatter(fs.readFileSync(full, "utf8"));
-		// MDX components on lines of their own (<Note>, <Info>, <div id="…" />) are markup on the
+		// MDX components (<Note>, <Card title="…" href="…">, <div id="…" />) are markup on the
 		// published site, not text: Markdown rendering would show them as text.
-		const body = mdx
+		const body = withoutComponents(mdx)
 			.split("\n")
 			.filter(line => !JSX_LINE.test(line))
 			.join("\n");
