@@ -13,7 +13,8 @@
  *
  * Run: `npx tsx bench/answers/calibrate.ts` (`-- --write` also writes them into
  * lib/answer/calibration.ts; `--decision-only` keeps the current `RANKER` and fits the decision
- * alone; `--by-corpus` cross-validates with each corpus as a fold).
+ * alone; `--by-corpus` cross-validates with each corpus as a fold; `--probe=<checkout>[:ABC]` fits
+ * on the specification probe's sets A, B and C too, see `fittedQuestions`).
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -23,6 +24,7 @@ import { DecisionFeatures, PASSAGE_FEATURES, passageFeatureVector } from "../../
 import { lexiconFor } from "../../lib/answer/lexicon";
 import { Asked, askedDevQuestions } from "./asked";
 import { CORPORA, DevQuestion } from "./dev-set";
+import { askedProbeQuestions } from "./spec-probe";
 import { answersQuestion as holds } from "./evaluate";
 
 /**
@@ -154,6 +156,7 @@ interface Sample {
 
 /** Folds by conversation, so the turns of one conversation stay together. */
 function foldOf(question: DevQuestion): number {
+	// A probe set's question (`--probe`) is no corpus of the dev split: -1, fitted in every fold, judged in none.
 	if (BY_CORPUS) return CORPORA.findIndex(corpus => corpus.name === question.corpus);
 	let h = 0;
 	for (const c of question.conv ?? question.id) h = (h * 31 + c.charCodeAt(0)) >>> 0;
@@ -254,8 +257,20 @@ interface DecisionConfig {
 	declined: number;
 }
 
+/**
+ * `--probe=<checkout>[:ABC]`: the probe's sets (spec-probe.ts; A, B and C unless letters follow)
+ * are fitted on too, beside the dev split; the sets left out stay to judge the fit.
+ */
+async function fittedQuestions(): Promise<Asked[]> {
+	const dev = await askedDevQuestions();
+	const probe = process.argv.find(arg => arg.startsWith("--probe="))?.slice("--probe=".length);
+	if (!probe) return dev;
+	const [checkout, letters = "ABC"] = probe.split(":");
+	return [...dev, ...(await askedProbeQuestions(checkout, letters))];
+}
+
 async function main(): Promise<void> {
-	const asked = await askedDevQuestions();
+	const asked = await fittedQuestions();
 	const lists: CandidateList[] = [];
 	for (const a of asked) {
 		if (a.question.oos) continue;

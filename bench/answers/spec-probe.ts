@@ -34,6 +34,7 @@ import { vectorizeChunks } from "../../lib/retrieval/vectorize";
 import { splitFrontMatter } from "../../lib/site/front-matter";
 import { printMarkdownTable } from "../table";
 import { pageHtml } from "./corpus";
+import type { Asked } from "./asked";
 import type { DevQuestion } from "./dev-set";
 import { grade, Graded, holdsFact, summaryColumns } from "./evaluate";
 import { describePassage } from "./describe";
@@ -404,6 +405,36 @@ function loadPages(checkout: string, set: ProbeSet): TextSource[] {
 	});
 }
 
+/** The probe's questions of one set, as the benchmark's dev questions are written (corpus "spec-A"…). */
+function questionsOf(set: ProbeSet): DevQuestion[] {
+	const corpus = `spec-${set.name[0]}`;
+	return set.questions.map(([id, q, facts, page]) => ({ id, corpus, q, facts: facts ?? [], pages: page ? page.split(" ") : [], oos: facts === null }));
+}
+
+/** One chatbot's index of a set's five pages, and the pages. */
+async function indexOf(checkout: string, set: ProbeSet): Promise<{ index: GenerationIndex; pages: TextSource[] }> {
+	const index = new GenerationIndex();
+	const pages = loadPages(checkout, set);
+	for (const item of await vectorizeChunks(chunkSources(pages), { locale: "en" })) index.add(item);
+	return { index, pages };
+}
+
+/**
+ * The questions of the sets named by their letter ("ABC"), asked of their set's index as the
+ * dev split's are (asked.ts): for calibrate.ts, which may fit on sets already used to choose
+ * changes and leave the others to judge the fit.
+ */
+export async function askedProbeQuestions(checkout: string, letters: string): Promise<Asked[]> {
+	const out: Asked[] = [];
+	for (const set of SETS.filter(s => letters.includes(s.name[0]))) {
+		const { index } = await indexOf(checkout, set);
+		for (const question of questionsOf(set)) {
+			out.push({ question, locale: "en", hits: index.search({ sparse: questionQuery(question.q, [], "en").sparse }, RETRIEVE_LIMIT), history: [] });
+		}
+	}
+	return out;
+}
+
 async function main(): Promise<void> {
 	const checkout = process.argv.slice(2).find(arg => !arg.startsWith("--"));
 	if (!checkout) throw new Error("usage: npx tsx bench/answers/spec-probe.ts <checkout of modelcontextprotocol/modelcontextprotocol> [--verbose]");
@@ -413,10 +444,8 @@ async function main(): Promise<void> {
 	const all = new Map<string, Graded[]>();
 	for (const set of SETS) {
 		// One chatbot per set, as the five pages of one crawl.
-		const index = new GenerationIndex();
-		const pages = loadPages(checkout, set);
-		for (const item of await vectorizeChunks(chunkSources(pages), { locale: "en" })) index.add(item);
-		const questions: DevQuestion[] = set.questions.map(([id, q, facts, page]) => ({ id, corpus: "spec", q, facts: facts ?? [], pages: page ? page.split(" ") : [], oos: facts === null }));
+		const { index, pages } = await indexOf(checkout, set);
+		const questions = questionsOf(set);
 		// A fact its pages do not hold (a typo, or a page changed upstream) would count as a miss.
 		for (const question of questions) {
 			const text = pages.filter(page => question.pages.includes(page.sourceId)).map(page => page.text).join("\n");
@@ -451,7 +480,9 @@ async function main(): Promise<void> {
 	printMarkdownTable(rows, `Model Context Protocol ${SPEC_VERSION} specification and guides, five sets of five pages, one chatbot each (outside the benchmark)`);
 }
 
-main().catch(err => {
-	console.error(err instanceof Error ? err.message : err);
-	process.exitCode = 1;
-});
+if (require.main === module) {
+	main().catch(err => {
+		console.error(err instanceof Error ? err.message : err);
+		process.exitCode = 1;
+	});
+}
