@@ -1,5 +1,5 @@
 /**
- * A check outside the benchmark: paraphrased questions over five sets of five pages of the Model
+ * A check outside the benchmark: paraphrased questions over six sets of five pages of the Model
  * Context Protocol's documentation, each set one chatbot as a crawl of five pages would make it:
  * set A (lifecycle, transports, cancellation, ping, progress; the first written), set B (tools,
  * resources, prompts, roots, elicitation; written at stop 39 from the pages alone, before the
@@ -7,8 +7,10 @@
  * written the same way at stop 40, after set B had been used to choose that stop's changes), set D
  * (the specification's introduction, the base protocol overview, authorization, the server
  * features overview and the key changes; written at the end of stop 40, run once, nothing changed
- * for it) and set E (five of the guides beside the specification: versioning, the Inspector,
- * debugging, server concepts, the introduction; written at stop 41 before any change). Normative
+ * for it), set E (five of the guides beside the specification: versioning, the Inspector,
+ * debugging, server concepts, the introduction; written at stop 41 before any change) and set F
+ * (five more guides: SDKs, agent skills, remote servers, client concepts, local servers; written
+ * at the end of stop 41, run once, nothing changed for it). Normative
  * prose ("The client MUST…", nested lists of requirements, JSON examples between the sentences)
  * is what the benchmark's corpora hold little of; the guides add advice lists, tables and
  * commands. The pages are not shipped with the project or installed by npm: they are read at run
@@ -370,6 +372,66 @@ const SETS: ProbeSet[] = [
 			["eo9", "How do I rotate Claude Desktop's log files?", null],
 			["eo10", "Which airlines does the travel server support?", null]
 		]
+	},
+	{
+		name: "F: SDKs, agent skills, remote servers, client concepts, local servers (guides)",
+		root: path.join("docs", "docs", SPEC_VERSION),
+		pages: {
+			sdk: "sdk.mdx",
+			skills: "develop/build-with-agent-skills.mdx",
+			remote: "develop/connect-remote-servers.mdx",
+			clients: "learn/client-concepts.mdx",
+			local: "develop/connect-local-servers.mdx"
+		},
+		questions: [
+			["f01", "Which languages have a tier 1 SDK?", ["TypeScript", "Python"], "sdk"],
+			["f02", "What decides which tier an SDK is in?", ["feature completeness"], "sdk"],
+			["f03", "Does every SDK offer the same features?", ["same functionality"], "sdk"],
+			["f04", "Is there an SDK for Swift?", ["swift-sdk"], "sdk"],
+			["f05", "What are agent skills?", ["portable instruction sets"], "skills"],
+			["f06", "Which skill packages a local server together with its runtime?", ["build-mcpb"], "skills"],
+			["f07", "What comes with each skill besides its SKILL.md?", ["supporting material"], "skills"],
+			["f08", "What will the skill ask me about before it writes any code?", ["What it connects to", "Who will use it"], "skills"],
+			["f09", "Which deployment is the default for a server that wraps a cloud API?", ["Streamable HTTP"], "skills"],
+			["f10", "When should I pick an MCP bundle?", ["touch the user's machine"], "skills"],
+			["f11", "Which hosting platform does the reference skill have scaffolds for?", ["Cloudflare Workers"], "skills"],
+			["f12", "How do I add the skills to Claude Code?", ["mcp-server-dev"], "skills"],
+			["f13", "Where do remote MCP servers run?", ["internet"], "remote"],
+			["f14", "Why are remote servers easier to use than local ones?", ["any MCP client"], "remote"],
+			["f15", "What links Claude to a remote MCP server?", ["Custom Connectors"], "remote"],
+			["f16", "In which part of Claude's settings do I add a remote server?", ["Connectors"], "remote"],
+			["f17", "Which protocol must the server's address include?", ["https"], "remote"],
+			["f18", "How do I bring a remote server's resources into a conversation?", ["paperclip icon"], "remote"],
+			["f19", "Can I limit which tools Claude may use through a connector?", ["permissions"], "remote"],
+			["f20", "How do remote servers usually check who I am?", ["OAuth"], "remote"],
+			["f21", "What should I check before connecting to a remote server?", ["authenticity"], "remote"],
+			["f22", "What is the difference between a host and a client?", ["protocol-level components|application users interact with"], "clients"],
+			["f23", "How many servers does one client talk to?", ["one server"], "clients"],
+			["f24", "Does elicitation ever ask for passwords?", ["never requests passwords"], "clients"],
+			["f25", "What can a user do when a server asks for information through elicitation?", ["decline", "cancel"], "clients"],
+			["f26", "Do roots stop a server from reading files outside them?", ["do not enforce security restrictions|not a security boundary"], "clients"],
+			["f27", "Which URI scheme do roots use?", ["file://"], "clients"],
+			["f28", "How is a server told that the roots changed?", ["roots/list_changed"], "clients"],
+			["f29", "Why would a server use sampling rather than call a model itself?", ["paying for AI models"], "clients"],
+			["f30", "Who reviews a sampling request before it reaches the model?", ["human-in-the-loop|User"], "clients"],
+			["f31", "Which operating systems can run Claude Desktop?", ["macOS and Windows"], "local"],
+			["f32", "What do I need installed to run the Filesystem Server?", ["Node.js"], "local"],
+			["f33", "Where is the Claude Desktop configuration file kept on Windows?", ["%APPDATA%\\Claude\\claude_desktop_config.json"], "local"],
+			["f34", "What does the -y flag in the configuration do?", ["Automatically confirms"], "local"],
+			["f35", "Which release of Node.js is recommended?", ["LTS"], "local"],
+			["f36", "What must I do after saving the configuration file?", ["restart"], "local"],
+			["f37", "Which log file holds the errors of one particular server?", ["mcp-server-SERVERNAME.log"], "local"],
+			["fo1", "How much does a tier 1 SDK cost?", null],
+			["fo2", "Which SDK was released first?", null],
+			["fo3", "Can I share a custom connector with my whole team?", null],
+			["fo4", "How many remote servers can I connect at most?", null],
+			["fo5", "What is the largest sampling request a client accepts?", null],
+			["fo6", "Which port does the Filesystem Server listen on?", null],
+			["fo7", "How do I uninstall the Filesystem Server?", null],
+			["fo8", "How long may an elicitation request wait for the user?", null],
+			["fo9", "How long does the skill's discovery phase take?", null],
+			["fo10", "How do I write my own agent skill from scratch?", null]
+		]
 	}
 ];
 
@@ -477,7 +539,7 @@ async function main(): Promise<void> {
 		}
 	}
 	for (const [answerer, graded] of all) rows.push({ pages: "all sets", answerer, ...summaryColumns(graded) });
-	printMarkdownTable(rows, `Model Context Protocol ${SPEC_VERSION} specification and guides, five sets of five pages, one chatbot each (outside the benchmark)`);
+	printMarkdownTable(rows, `Model Context Protocol ${SPEC_VERSION} specification and guides, six sets of five pages, one chatbot each (outside the benchmark)`);
 }
 
 if (require.main === module) {
