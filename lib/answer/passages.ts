@@ -73,7 +73,8 @@ function passage(hit: SearchHit, hitRank: number, units: Unit[], isList: boolean
 		sequence,
 		isList,
 		isQa: false,
-		...(next && next.line === units[units.length - 1].line ? { following: next.text } : {})
+		// A sentence announcing what follows ("Expect questions about:") is no sentence to take along without it.
+		...(next && next.line === units[units.length - 1].line && !isLeadIn(next.text) ? { following: next.text } : {})
 	};
 }
 
@@ -222,12 +223,15 @@ export function passagesOf(hits: readonly SearchHit[], locale: Locale): Passage[
 		const lines = linesOf(units);
 		// A whole line (a paragraph, a list item, a table row) is a candidate even past MAX_SPAN_UNITS sentences.
 		for (const lineUnits of lines) {
-			if (lineUnits.length > MAX_SPAN_UNITS && lineUnits.reduce((n, u) => n + u.text.length, 0) <= MAX_LINE_CHARS) out.push(passage(hit, hitRank, lineUnits, false));
+			if (lineUnits.length > MAX_SPAN_UNITS && lineUnits.reduce((n, u) => n + u.text.length, 0) <= MAX_LINE_CHARS && !announces(lineUnits)) out.push(passage(hit, hitRank, lineUnits, false));
 		}
 		// Spans stay within one line: a paragraph, a list item or a table row is one thought.
 		for (let start = 0; start < units.length; start++) {
 			for (let length = 1; length <= MAX_SPAN_UNITS && start + length <= units.length; length++) {
 				if (units[start + length - 1].line !== units[start].line) break;
+				// A span ending on a sentence that announces what follows would answer with a promise: the
+				// sentence is a candidate with what it introduces (below).
+				if (isLeadIn(units[start + length - 1].text)) continue;
 				out.push(passage(hit, hitRank, units.slice(start, start + length), false, units[start + length]));
 			}
 		}
