@@ -15,8 +15,9 @@
 import { analyze, Locale } from "../text/tokenize";
 import { trimEdges } from "../text/trim-edges";
 import { CONDITION_OPENERS } from "./condition";
+import { definedSubject, definesSubject } from "./definition";
 
-export type AnswerType = "money" | "length" | "duration" | "frequency" | "clock" | "times" | "count" | "number" | "identifier" | "polar" | "moment" | "prohibition" | "manner" | "default";
+export type AnswerType = "money" | "length" | "duration" | "frequency" | "clock" | "times" | "count" | "number" | "identifier" | "polar" | "moment" | "prohibition" | "manner" | "definition" | "default";
 
 /**
  * Kinds that only rank passages and never decline: pages name a header or an option in plain
@@ -24,12 +25,12 @@ export type AnswerType = "money" | "length" | "duration" | "frequency" | "clock"
  * as with a "yes" or a "not", and say when, in what way or what is forbidden in words no list of
  * cues holds ("at start-up", "newline-delimited", "is refused").
  */
-export const RANKING_ONLY: ReadonlySet<AnswerType> = new Set(["identifier", "polar", "moment", "prohibition", "manner"]);
+export const RANKING_ONLY: ReadonlySet<AnswerType> = new Set(["identifier", "polar", "moment", "prohibition", "manner", "definition"]);
 /**
  * Kinds read from a cue word of the passage ("not", "during", "by"), not from a value it states:
  * they rank passages, but say too little of an answer for the decision to read them as found.
  */
-export const CUE_ONLY: ReadonlySet<AnswerType> = new Set(["polar", "moment", "prohibition", "manner"]);
+export const CUE_ONLY: ReadonlySet<AnswerType> = new Set(["polar", "moment", "prohibition", "manner", "definition"]);
 
 /** Things a program names: "which function / header / option…" asks for a name written as code. */
 const CODE_NOUNS: Record<Locale, string> = {
@@ -192,7 +193,7 @@ const LENGTH_COMPARED: Record<Locale, string> = {
 /** How often something happens, in words: it answers "how many times", and counts no things ("shown once"). */
 const TIMES_WORDS: Record<Locale, string> = { en: "once|twice|thrice", es: "una vez|dos veces|una sola vez" };
 
-function build(locale: Locale): Record<Exclude<AnswerType, "count" | "times">, RegExp> {
+function build(locale: Locale): Record<Exclude<AnswerType, "count" | "times" | "definition">, RegExp> {
 	const units = TIME_UNITS[locale];
 	// Figures may touch their unit ("15s", "10ms"); a word needs a space or hyphen before it, or
 	// "as", "ah" and "ones" would read as "a s", "a h" and "one s".
@@ -359,16 +360,18 @@ export function countsTheThing(text: string, locale: Locale, things: readonly st
 	return things.length > 0 && holdsCount(text, locale, things, true);
 }
 
-const HOLDS: Record<Locale, Record<Exclude<AnswerType, "count" | "times">, RegExp>> = { en: build("en"), es: build("es") };
+const HOLDS: Record<Locale, Record<Exclude<AnswerType, "count" | "times" | "definition">, RegExp>> = { en: build("en"), es: build("es") };
 
 /**
  * The kind of answer the question asks for, if it asks for one: a quantity or a value, or (only to
- * rank passages, `RANKING_ONLY`) a name in code, a yes or no, a moment, what is forbidden or a means.
+ * rank passages, `RANKING_ONLY`) a name in code, a yes or no, a moment, what is forbidden, a means
+ * or what a thing is.
  */
 export function expectedAnswerType(question: string, locale: Locale): AnswerType | undefined {
 	for (const [type, pattern] of ASKS[locale]) if (pattern.test(question)) return type;
 	if (asksProhibition(question, locale)) return "prohibition";
-	return ASKS_MANNER[locale].test(question) ? "manner" : undefined;
+	if (ASKS_MANNER[locale].test(question)) return "manner";
+	return definedSubject(question, locale) ? "definition" : undefined;
 }
 
 /**
@@ -409,12 +412,14 @@ function asksProhibition(question: string, locale: Locale): boolean {
 /**
  * Whether the text holds an answer of the kind (a duration also answers a frequency, a number a
  * duration). `names` are lower-case words of the question that hold digits as part of a name
- * ("zephyr-9"): the text's copies of them are not the number asked for.
+ * ("zephyr-9"): the text's copies of them are not the number asked for. `thing`: the terms of
+ * what is counted (a count) or defined (a definition: the text is one sentence, definition.ts).
  */
-export function holdsAnswerType(text: string, type: AnswerType, locale: Locale, names: readonly string[] = [], counted: readonly string[] = []): boolean {
+export function holdsAnswerType(text: string, type: AnswerType, locale: Locale, names: readonly string[] = [], thing: readonly string[] = []): boolean {
+	if (type === "definition") return definesSubject(text, thing, locale);
 	const read = names.length > 0 ? withoutNames(text, names) : text;
 	if (type === "times") return HOLDS_TIMES[locale].test(read) || holdsCount(read, locale);
-	return type === "count" ? holdsCount(read, locale, counted) : HOLDS[locale][type].test(read);
+	return type === "count" ? holdsCount(read, locale, thing) : HOLDS[locale][type].test(read);
 }
 
 /** The text with every copy of the lower-case `names` blanked, any letter case matching. */

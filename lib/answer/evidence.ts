@@ -417,6 +417,8 @@ export function scorePassages(question: WeightedQuestion, passages: readonly Pas
 		const saysIt = (i: number) =>
 			missing.every(name => p.partTerms[i].includes(name) || (qualifiers.has(name) && countsTheThing(p.parts[i], locale, countedThing))) &&
 			(!pricedApart || priced.some(term => p.partTerms[i].includes(term)));
+		// A definition opens a sentence of its own: the passage's parts are read one by one.
+		if (expects === "definition") return p.parts.some(part => holdsAnswerType(part, expects, locale, [], question.defined));
 		const parts = missing.length === 0 && !pricedApart ? [p.parts.join(" ")] : p.parts.filter((_, i) => saysIt(i));
 		return parts.some(part => holdsAnswerType(part, expects, locale, question.numerals, counted));
 	};

@@ -36,7 +36,7 @@ const ASKS_ITSELF: Record<Locale, RegExp> = {
 /** What the question itself writes (question.ts), read of its own words only, never of earlier turns. */
 type OwnParts = Pick<ParsedQuestion, "names" | "acronyms" | "phrases" | "choices" | "numerals" | "condition">;
 /** The kind of value asked for and what it must be said of. */
-type ValueAsked = Pick<ParsedQuestion, "expects" | "counted" | "priced">;
+type ValueAsked = Pick<ParsedQuestion, "expects" | "counted" | "priced" | "defined">;
 
 export interface WeightedQuestion extends OwnParts, ValueAsked {
 	/** Content term → weight (1 for the question's own terms). */
@@ -51,8 +51,8 @@ function ownParts({ names, acronyms, phrases, choices, numerals, condition }: Pa
 	return { names, acronyms, phrases, choices, numerals, condition };
 }
 
-function valueAsked({ expects, counted, priced }: ValueAsked): ValueAsked {
-	return { ...(expects ? { expects } : {}), ...(counted ? { counted } : {}), ...(priced ? { priced } : {}) };
+function valueAsked({ expects, counted, priced, defined }: ValueAsked): ValueAsked {
+	return { ...(expects ? { expects } : {}), ...(counted ? { counted } : {}), ...(priced ? { priced } : {}), ...(defined ? { defined } : {}) };
 }
 
 export function isFollowUp(question: string, ownTermCount: number, locale: Locale): boolean {

@@ -8,6 +8,7 @@ import { analyze, Locale } from "../text/tokenize";
 import { trimEdges } from "../text/trim-edges";
 import { AnswerType, expectedAnswerType, isCodeNoun } from "./answer-type";
 import { askedCondition } from "./condition";
+import { definedSubject } from "./definition";
 
 export interface ParsedQuestion {
 	/** Distinct content terms of the question. */
@@ -57,6 +58,8 @@ export interface ParsedQuestion {
 	 * not its price.
 	 */
 	priced?: string[];
+	/** For "What is a sandbox chatbot?" / "¿Qué es la API de demostración?": the terms of the thing asked about, in order (definition.ts). */
+	defined?: string[];
 }
 
 const DIGIT = /\p{N}/u;
@@ -297,6 +300,7 @@ export function parseQuestion(question: string, locale: Locale): ParsedQuestion 
 	if (expects === "polar" && choices.length > 0) expects = undefined;
 	const phrases = locale === "en" ? phrasalVerbs(question).filter(phrase => terms.includes(phrase.term)) : [];
 	const priced = expects === "money" ? pricedTerms(lowerWords(question), locale, names) : [];
+	const defined = expects === "definition" ? definedSubject(question, locale) : undefined;
 	return {
 		terms,
 		names,
@@ -307,6 +311,7 @@ export function parseQuestion(question: string, locale: Locale): ParsedQuestion 
 		condition: askedCondition(question, locale).filter(term => terms.includes(term)),
 		...(expects ? { expects } : {}),
 		...(counted.length > 0 ? { counted } : {}),
-		...(priced.length > 0 ? { priced } : {})
+		...(priced.length > 0 ? { priced } : {}),
+		...(defined ? { defined } : {})
 	};
 }

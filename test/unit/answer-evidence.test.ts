@@ -77,6 +77,15 @@ describe("expected answer type", () => {
 		["How does a client end a session?", "en", "manner"],
 		["¿Cómo se separan los mensajes?", "es", "manner"],
 		["How do I install the widget?", "en", undefined],
+		// "What is X?" asks what a thing is; a longer question asks something of it.
+		["What is a resource template?", "en", "definition"],
+		["What are agent skills?", "en", "definition"],
+		["What does idempotent mean?", "en", "definition"],
+		["¿Qué es la API de demostración?", "es", "definition"],
+		["¿Qué significa reclamar?", "es", "definition"],
+		["What is the source of truth for the protocol's messages?", "en", undefined],
+		["What is the default port?", "en", "default"],
+		["What is it?", "en", undefined],
 		["¿Cómo hago una copia de seguridad?", "es", undefined],
 		["How long is a conversation kept?", "en", "duration"],
 		["¿Qué notificación cancela una petición?", "es", "identifier"],
@@ -148,6 +157,26 @@ describe("expected answer type", () => {
 			textHit("c2", "transports", "On stdio, messages are separated by newlines.")
 		];
 		expect(weighEvidence({ question: "How are messages separated on stdio?", locale: "en", hits, ...lexiconFor("en") }).best?.passage.chunk.id).toBe("c2");
+	});
+
+	test("a passage saying what the thing asked about is ranks first for a question asking what it is", () => {
+		const subject = parseQuestion("What is a resource template?", "en").defined ?? [];
+		expect(subject).toEqual(analyze("resource template", "en"));
+		for (const sentence of ["A resource template is a URI with parameters.", "Resource Templates - dynamic URIs with parameters.", "Resource templates: URIs with parameters.", "Resource templates mean URIs with parameters."]) {
+			expect(holdsAnswerType(sentence, "definition", "en", [], subject)).toBe(true);
+		}
+		// Not where the subject stands later, or is followed by another verb.
+		for (const sentence of ["So, this is not a resource template:", "Resource templates include metadata such as a title.", "The list of a resource template is empty."]) {
+			expect(holdsAnswerType(sentence, "definition", "en", [], subject)).toBe(false);
+		}
+		expect(holdsAnswerType("La API de demostración es una API sin cuenta.", "definition", "es", [], parseQuestion("¿Qué es la API de demostración?", "es").defined)).toBe(true);
+		// Words without a term may stand between the subject's words, not before them.
+		expect(holdsAnswerType("The source of truth is the schema.", "definition", "en", [], analyze("source of truth", "en"))).toBe(true);
+		const hits = [
+			textHit("c1", "resources", "Resource templates include a title, a description and the resource template's MIME type."),
+			textHit("c2", "resources", "A resource template is a URI with parameters for flexible queries.")
+		];
+		expect(weighEvidence({ question: "What is a resource template?", locale: "en", hits, ...lexiconFor("en") }).best?.passage.chunk.id).toBe("c2");
 	});
 
 	test("a name in code naming what the question asks about is the one asked for, when a passage has one", () => {

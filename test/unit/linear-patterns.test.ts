@@ -256,7 +256,11 @@ describe("questions", () => {
 		["30,000 'how large may a be'", "how large may a be ".repeat(30_000)],
 		["50,000 'not if'", "not if ".repeat(50_000)],
 		["a word of 200,000 commas", "x" + ",".repeat(200_000) + "y"],
-		["'Which request' and a word of 200,000 commas", "Which request " + "x" + ",".repeat(200_000) + "y"]
+		["'Which request' and a word of 200,000 commas", "Which request " + "x" + ",".repeat(200_000) + "y"],
+		["'What is' and a word of 100,000 'a-'", "What is " + "a-".repeat(100_000)],
+		["'What is' and 100,000 words with no question mark", "What is " + "a ".repeat(100_000) + "b"],
+		["'¿Qué es' and a word of 100,000 'a.'", "¿Qué es " + "a.".repeat(100_000)],
+		["'what does' and 100,000 words before 'mean'", "what does " + "a ".repeat(100_000) + "mean"]
 	])("%s take milliseconds to read as a question", (_label, question) => {
 		expect(fastest(() => ["en", "es"].forEach(locale => expectedAnswerType(question, locale as "en" | "es")))).toBeLessThan(FAST_MS);
 		expect(fastest(() => ["en", "es"].forEach(locale => asksWhere(question, locale as "en" | "es")))).toBeLessThan(FAST_MS);
