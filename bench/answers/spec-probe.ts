@@ -437,15 +437,19 @@ const SETS: ProbeSet[] = [
 
 
 const JSX_LINE = /^\s*<\/?[A-Za-z][^<>]*>\s*$/;
-/** An MDX component's tag, which may span lines (`<Card\n  title="…"\n>`); components are capitalised. */
-const COMPONENT_TAG = /<\/?[A-Z][A-Za-z]*(?:\s[^<>]*)?\/?>/g;
+/**
+ * An MDX component's tag, which may span lines (`<Card\n  title="…"\n>`); components are
+ * capitalised. And the HTML the pages write inline, an image (which a browser shows as no text)
+ * and a line break in a table cell (the probe's renderer would print both as text).
+ */
+const COMPONENT_TAG = /<\/?[A-Z][A-Za-z]*(?:\s[^<>]*)?\/?>|<img\s[^<>]*>|<br\s*\/?>/g;
 
 /** The MDX without its components' tags (their inner text stays), code blocks left as they are. */
 function withoutComponents(mdx: string): string {
 	// Odd pieces are fenced code, where "<T>" is a type, not a component.
 	return mdx
 		.split(/(^```[^\n]*\n[\s\S]*?^```)/m)
-		.map((piece, i) => (i % 2 === 1 ? piece : piece.replace(COMPONENT_TAG, "")))
+		.map((piece, i) => (i % 2 === 1 ? piece : piece.replace(COMPONENT_TAG, tag => (tag.startsWith("<br") ? " " : ""))))
 		.join("");
 }
 
