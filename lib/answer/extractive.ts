@@ -224,8 +224,10 @@ function keptParts(parts: readonly string[], partTerms: readonly string[][], max
 export function answerText(passage: Passage, maxChars = MAX_ANSWER_CHARS, terms?: ReadonlySet<string>): string {
 	// A lone sentence takes the next one of its paragraph along when short: a description is often
 	// followed by its value ("… to retry. Default: 5"), a problem by its remedy.
-	const p =
-		passage.following && passage.parts.length === 1 && passage.parts[0].length + passage.following.length < FOLLOWING_MAX_CHARS
+	// A span followed by a sentence announcing what follows gives that sentence and what it introduces.
+	const p = passage.announced
+		? { ...passage, parts: [...passage.parts, ...passage.announced.parts], lineBreaks: [...passage.lineBreaks, ...passage.announced.lineBreaks] }
+		: passage.following && passage.parts.length === 1 && passage.parts[0].length + passage.following.length < FOLLOWING_MAX_CHARS
 			? { ...passage, parts: [...passage.parts, passage.following], lineBreaks: [...passage.lineBreaks, false] }
 			: passage;
 	const parts: string[] = [];

@@ -53,13 +53,19 @@ export interface Passage {
 	isQa: boolean;
 	/** The sentence right after the span in the same paragraph, if any (an answer may take it along). */
 	following?: string;
+	/**
+	 * When that sentence announces what follows ("Expect questions about:"): it and the lines it
+	 * introduces, which an answer gives after the span rather than stop on the promise. Not scored:
+	 * the span is chosen for what it says.
+	 */
+	announced?: { parts: string[]; lineBreaks: boolean[] };
 }
 
 function unitsOf(chunk: Chunk, locale: Locale): readonly Unit[] {
 	return analyzedChunk(chunk, locale).units;
 }
 
-function passage(hit: SearchHit, hitRank: number, units: Unit[], isList: boolean, next?: Unit): Passage {
+function passage(hit: SearchHit, hitRank: number, units: Unit[], isList: boolean, next?: Unit, introduced?: readonly Unit[]): Passage {
 	const sequence = units.flatMap(u => u.terms);
 	return {
 		chunk: hit.chunk,
@@ -73,9 +79,16 @@ function passage(hit: SearchHit, hitRank: number, units: Unit[], isList: boolean
 		sequence,
 		isList,
 		isQa: false,
-		// A sentence announcing what follows ("Expect questions about:") is no sentence to take along without it.
-		...(next && next.line === units[units.length - 1].line && !isLeadIn(next.text) ? { following: next.text } : {})
+		...(next && next.line === units[units.length - 1].line ? continuing(next, introduced) : {})
 	};
+}
+
+/** What an answer may give after a span: the next sentence, or one announcing what follows with what it introduces (never the promise alone). */
+function continuing(next: Unit, introduced: readonly Unit[] | undefined): Pick<Passage, "following" | "announced"> {
+	if (!isLeadIn(next.text)) return { following: next.text };
+	if (!introduced || introduced.length === 0) return {};
+	const units = [next, ...introduced];
+	return { announced: { parts: units.map(u => u.text), lineBreaks: units.map((u, i) => i > 0 && u.line !== units[i - 1].line) } };
 }
 
 /** The units grouped by line, in reading order (units come in line order). */
@@ -225,22 +238,8 @@ export function passagesOf(hits: readonly SearchHit[], locale: Locale): Passage[
 		for (const lineUnits of lines) {
 			if (lineUnits.length > MAX_SPAN_UNITS && lineUnits.reduce((n, u) => n + u.text.length, 0) <= MAX_LINE_CHARS && !announces(lineUnits)) out.push(passage(hit, hitRank, lineUnits, false));
 		}
-		// Spans stay within one line: a paragraph, a list item or a table row is one thought.
-		for (let start = 0; start < units.length; start++) {
-			for (let length = 1; length <= MAX_SPAN_UNITS && start + length <= units.length; length++) {
-				if (units[start + length - 1].line !== units[start].line) break;
-				// A span ending on a sentence that announces what follows would answer with a promise: the
-				// sentence is a candidate with what it introduces (below).
-				if (isLeadIn(units[start + length - 1].text)) continue;
-				out.push(passage(hit, hitRank, units.slice(start, start + length), false, units[start + length]));
-			}
-		}
-		for (const run of listRuns(lines)) {
-			const atEnd = run[run.length - 1] === units[units.length - 1];
-			const continued = atEnd ? continuationOf(hit, units, byPosition, locale) : [];
-			out.push(passage(hit, hitRank, [...run, ...continued], true));
-		}
 		// A line announcing what follows, with the lines it introduces.
+		const introducedBy = new Map<Unit, Unit[]>();
 		let unitsSoFar = 0;
 		lines.forEach((line, index) => {
 			unitsSoFar += line.length;
@@ -251,8 +250,25 @@ export function passagesOf(hits: readonly SearchHit[], locale: Locale): Passage[
 			const after = takeLines(untilNextLeadIn(lines.slice(index + 1)), LEAD_IN_FOLLOW_CHARS);
 			const reachesEnd = unitsSoFar + after.length === units.length;
 			const introduced = [...after, ...(reachesEnd ? continuationOf(hit, units, byPosition, locale, after.length === 0) : [])];
-			if (introduced.length > 0) out.push(passage(hit, hitRank, [line[line.length - 1], ...introduced], true));
+			if (introduced.length > 0) introducedBy.set(line[line.length - 1], introduced);
 		});
+		// Spans stay within one line: a paragraph, a list item or a table row is one thought.
+		for (let start = 0; start < units.length; start++) {
+			for (let length = 1; length <= MAX_SPAN_UNITS && start + length <= units.length; length++) {
+				if (units[start + length - 1].line !== units[start].line) break;
+				// A span ending on a sentence that announces what follows would answer with a promise: the
+				// sentence is a candidate with what it introduces (below).
+				if (isLeadIn(units[start + length - 1].text)) continue;
+				const next = units[start + length];
+				out.push(passage(hit, hitRank, units.slice(start, start + length), false, next, next && introducedBy.get(next)));
+			}
+		}
+		for (const run of listRuns(lines)) {
+			const atEnd = run[run.length - 1] === units[units.length - 1];
+			const continued = atEnd ? continuationOf(hit, units, byPosition, locale) : [];
+			out.push(passage(hit, hitRank, [...run, ...continued], true));
+		}
+		for (const [lead, introduced] of introducedBy) out.push(passage(hit, hitRank, [lead, ...introduced], true));
 	});
 	return out;
 }

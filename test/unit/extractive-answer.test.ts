@@ -230,21 +230,28 @@ describe("passages beyond one span", () => {
 		expect(lists.map(p => p.parts)).toContainEqual(["Connecting through a proxy is possible by:", "Using the ProxyAgent class.", "Setting the global dispatcher."]);
 	});
 
-	test("a sentence announcing what follows answers only with what it introduces, never alone or as the sentence taken along", () => {
+	test("a sentence announcing what follows is given only with what it introduces, never on its own", () => {
 		const text = "The skill asks a few things before it writes code. Expect questions about:\nWhat it connects to.\nWho will use it.\nHow it signs in.";
 		const passages = passagesOf([{ chunk: chunk(0, text), score: 1 }], "en");
 		const spans = passages.filter(p => !p.isList);
-		// No span ends on the announcing sentence, and the sentence before it does not take it along.
+		// No span ends on the announcing sentence; the sentence before it takes it along only with what it introduces.
 		expect(spans.map(p => p.parts[p.parts.length - 1])).not.toContain("Expect questions about:");
-		expect(spans.find(p => p.parts.length === 1 && p.parts[0].startsWith("The skill asks"))?.following).toBeUndefined();
+		const before = spans.find(p => p.parts.length === 1 && p.parts[0].startsWith("The skill asks"));
+		expect(before?.following).toBeUndefined();
+		expect(before?.announced?.parts).toEqual(["Expect questions about:", "What it connects to.", "Who will use it.", "How it signs in."]);
 		expect(passages.filter(p => p.isList).map(p => p.parts)).toContainEqual(["Expect questions about:", "What it connects to.", "Who will use it.", "How it signs in."]);
 		// A long paragraph ending on such a sentence is no candidate as a whole either.
 		const long = "One. Two. Three. Four is the last before it:\nA thing.\nAnother thing.\nA third thing.";
 		expect(passagesOf([{ chunk: chunk(0, long), score: 1 }], "en").filter(p => !p.isList).map(p => p.parts.length)).not.toContain(4);
 		const answer = extractiveAnswer({ question: "What will the skill ask about before it writes code?", locale: "en", hits: [{ chunk: chunk(0, text), score: 1 }], ...lexiconFor("en") });
-		// Answered from the sentence before it (the item list holds none of the question's words), with no promise dangling.
+		// Answered from the sentence before it (the items hold none of the question's words), then what it announces.
 		expect(answer.answered).toBe(true);
-		expect(answer.text).not.toMatch(/:\s*$/);
+		expect(answer.text).toBe("The skill asks a few things before it writes code. Expect questions about:\nWhat it connects to.\nWho will use it.\nHow it signs in.");
+		// Where nothing follows the announcement in the chunk, the sentence before it stands alone.
+		const alone = passagesOf([{ chunk: chunk(0, "The skill asks a few things before it writes code. Expect questions about:"), score: 1 }], "en");
+		expect(alone.map(p => p.parts)).toEqual([["The skill asks a few things before it writes code."]]);
+		expect(alone[0].following).toBeUndefined();
+		expect(alone[0].announced).toBeUndefined();
 	});
 
 	test("three short lines in a row with no line introducing them are a candidate as a whole", () => {
