@@ -170,10 +170,13 @@ function walk(node: Node, writer: TextWriter): void {
 	// An empty heading gets no mark: a lone "##" would read as a paragraph.
 	if (level && (node.textContent ?? "").trim()) writer.text(`${"#".repeat(level)} `);
 	if (name === "td" || name === "th") writer.space();
-	const start = writer.position();
+	// The item's words before each list of its own lead it: since the item began, or since its last list ended.
+	let start = writer.position();
 	for (let child = node.firstChild; child; child = child.nextSibling) {
-		if (name === "li" && child.nodeType === 1 && LISTS.has((child as Element).localName.toLowerCase())) writer.leadFrom(start);
+		const ownList = name === "li" && child.nodeType === 1 && LISTS.has((child as Element).localName.toLowerCase());
+		if (ownList) writer.leadFrom(start);
 		walk(child, writer);
+		if (ownList) start = writer.position();
 	}
 	if (block) writer.breakLine(kind);
 }

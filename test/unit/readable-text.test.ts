@@ -96,6 +96,8 @@ describe("structuredText", () => {
 		);
 		expect(text("<ul><li><p>Test edge cases</p><ul><li>Invalid inputs</li></ul></li></ul>")).toBe("Test edge cases:\nInvalid inputs");
 		expect(text("<ul><li>Either of:<ul><li>a key</li></ul></li><li>Done.<ol><li>next</li></ol></li></ul>")).toBe("Either of:\na key\n\nDone.\nnext");
+		// Words between two lists of one item lead the second; a second list right after the first is led by nothing.
+		expect(text("<ul><li>Setup<ul><li>install</li></ul>Then<ul><li>run</li></ul><ul><li>stop</li></ul></li></ul>")).toBe("Setup:\ninstall\n\nThen:\nrun\n\nstop");
 		// An item with no words of its own before its list adds nothing; a list after a paragraph is no item's list.
 		expect(text("<ul><li><ul><li>inner</li></ul></li></ul><p>Steps</p><ul><li>one</li></ul>")).toBe("inner\n\nSteps\n\none");
 	});
