@@ -296,6 +296,10 @@ function standsForANoun(text: string, at: number): boolean {
 	return ONE_DETERMINERS.has(words[words.length - 1] ?? "") || ONE_DETERMINERS.has(words[words.length - 2] ?? "");
 }
 
+/** The word "one" as a quantity, and "of" right after it ("one of"; "uno de", "una de"). */
+const ONE: Record<Locale, RegExp> = { en: /^one$/iu, es: /^un[oa]$/iu };
+const ONE_OF: Record<Locale, RegExp> = { en: /\s+of\s/iuy, es: /\s+de\s/iuy };
+
 /**
  * Whether the text counts something: a quantity that is neither a length of time ("37 months"),
  * a price ("14 euros", "$5"), a time of day ("08:15") nor part of a name ("Zephyr-9", "5xx").
@@ -310,6 +314,9 @@ function holdsCount(text: string, locale: Locale, counted: readonly string[] = [
 		if (DIGIT_FIRST.test(match[0]) && (NAME_BEFORE.test(before) || LETTER_AFTER.test(read.charAt(end)))) continue;
 		if (CURRENCY_BEFORE.test(before) && !SIGN_AFTER_AMOUNT.test(read.slice(Math.max(0, match.index - 4), match.index))) continue;
 		if (locale === "en" && match[0].toLowerCase() === "one" && standsForANoun(read, match.index)) continue;
+		// "one of these servers", "una de las claves": one picked among others, no count of them.
+		ONE_OF[locale].lastIndex = end;
+		if (ONE[locale].test(match[0]) && ONE_OF[locale].test(read)) continue;
 		measure.lastIndex = end;
 		if (measure.test(read)) continue;
 		const counts = whatItCounts(read, end, locale, counted);

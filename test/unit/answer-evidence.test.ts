@@ -279,6 +279,10 @@ describe("expected answer type", () => {
 		for (const one of ["An account may have only one.", "At most one key per account.", "One key per account.", "More than one key is allowed."]) {
 			expect(holdsAnswerType(one, "count", "en")).toBe(true);
 		}
+		// "One of" picks one among others and counts none of them; "3 of them" still counts.
+		expect(holdsAnswerType("For one of these servers, clients will have to register by hand.", "count", "en")).toBe(false);
+		expect(holdsAnswerType("Para una de las claves, el límite es otro.", "count", "es")).toBe(false);
+		expect(holdsAnswerType("Only 3 of them are kept.", "count", "en")).toBe(true);
 		expect(holdsAnswerType("It retries only once.", "times", "en")).toBe(true);
 		expect(holdsAnswerType("Up to 5 tries.", "times", "en")).toBe(true);
 		expect(holdsAnswerType("El enlace sirve una vez.", "times", "es")).toBe(true);
