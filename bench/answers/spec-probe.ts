@@ -1,5 +1,5 @@
 /**
- * A check outside the benchmark: paraphrased questions over six sets of five pages of the Model
+ * A check outside the benchmark: paraphrased questions over seven sets of three to five pages of the Model
  * Context Protocol's documentation, each set one chatbot as a crawl of five pages would make it:
  * set A (lifecycle, transports, cancellation, ping, progress; the first written), set B (tools,
  * resources, prompts, roots, elicitation; written at stop 39 from the pages alone, before the
@@ -10,7 +10,9 @@
  * for it), set E (five of the guides beside the specification: versioning, the Inspector,
  * debugging, server concepts, the introduction; written at stop 41 before any change) and set F
  * (five more guides: SDKs, agent skills, remote servers, client concepts, local servers; written
- * at the end of stop 41, run once, nothing changed for it). Normative
+ * at stop 41 after its first change) and set G (three long guides: the architecture overview,
+ * client best practices, security best practices; written at the end of stop 41, run once,
+ * nothing changed for it). Normative
  * prose ("The client MUST…", nested lists of requirements, JSON examples between the sentences)
  * is what the benchmark's corpora hold little of; the guides add advice lists, tables and
  * commands. The pages are not shipped with the project or installed by npm: they are read at run
@@ -432,6 +434,55 @@ const SETS: ProbeSet[] = [
 			["fo9", "How long does the skill's discovery phase take?", null],
 			["fo10", "How do I write my own agent skill from scratch?", null]
 		]
+	},
+	{
+		name: "G: architecture overview, client best practices, security best practices (guides)",
+		root: path.join("docs", "docs", SPEC_VERSION),
+		pages: {
+			architecture: "learn/architecture.mdx",
+			practices: "develop/clients/client-best-practices.mdx",
+			security: "tutorials/security/security_best_practices.mdx"
+		},
+		questions: [
+			["g01", "How many clients does a host create for each server it connects to?", ["one MCP client for each MCP server"], "architecture"],
+			["g02", "Does the protocol say how an AI application should use its model?", ["does not dictate"], "architecture"],
+			["g03", "What are the two layers of MCP?", ["Data layer", "Transport layer"], "architecture"],
+			["g04", "Which layer is the inner one?", ["data layer is the inner layer"], "architecture"],
+			["g05", "How many clients does a local stdio server usually serve?", ["single MCP client"], "architecture"],
+			["g06", "What is an MCP host?", ["AI application that coordinates and manages"], "architecture"],
+			["g07", "Which message format do all transports share?", ["JSON-RPC 2.0"], "architecture"],
+			["g08", "Why is the stdio transport fast?", ["no network overhead"], "architecture"],
+			["g09", "What does the Streamable HTTP transport use to stream?", ["Server-Sent Events"], "architecture"],
+			["g10", "Is MCP a stateless protocol?", ["stateful protocol"], "architecture"],
+			["g11", "Why is loading every tool definition at the start a bad idea?", ["wastes tokens"], "practices"],
+			["g12", "What meta-tool does a host give the model for progressive discovery?", ["search_tools"], "practices"],
+			["g13", "At what share of the context window should a client switch to progressive discovery?", ["1%-5%"], "practices"],
+			["g14", "Which search strategy handles synonyms best?", ["Embedding-based"], "practices"],
+			["g15", "Which strategy uses a second, smaller model to pick tools?", ["Subagent-based"], "practices"],
+			["g16", "What are the three layers of the search-based approach?", ["Catalog", "Inspect", "Execute"], "practices"],
+			["g17", "When should the search catalog be rebuilt?", ["notifications/tools/list_changed"], "practices"],
+			["g18", "Why can adding tools in the middle of a conversation cost more tokens?", ["invalidates that cache"], "practices"],
+			["g19", "What is code mode?", ["model writes code that calls tools"], "practices"],
+			["g20", "What must a client provide to use programmatic tool calling?", ["sandbox"], "practices"],
+			["g21", "What is token passthrough?", ["anti-pattern"], "security"],
+			["g22", "May a server accept tokens that were not issued for it?", ["MUST NOT accept any tokens"], "security"],
+			["g23", "Can a server rely on sessions to authenticate requests?", ["MUST NOT use sessions for authentication"], "security"],
+			["g24", "What kind of session IDs must servers use?", ["non-deterministic"], "security"],
+			["g25", "What should the first set of scopes a client gets contain?", ["low-risk discovery/read operations"], "security"],
+			["g26", "How does a server ask for more privileges when a risky operation is first tried?", ["WWW-Authenticate"], "security"],
+			["g27", "What must a proxy server implement to prevent confused deputy attacks?", ["consent"], "security"],
+			["g28", "Why is a token with broad scopes dangerous if stolen?", ["blast radius"], "security"],
+			["go1", "How many servers can one host connect to at most?", null],
+			["go2", "Which company maintains the Sentry MCP server?", null],
+			["go3", "What port does the Streamable HTTP transport use by default?", null],
+			["go4", "How much does Claude Haiku cost per tool search?", null],
+			["go5", "Which embedding model works best for tool search?", null],
+			["go6", "How long should a session ID stay valid?", null],
+			["go7", "What encryption algorithm must session IDs use?", null],
+			["go8", "How many tools fit in a context window?", null],
+			["go9", "Which programming languages can code mode scripts be written in?", null],
+			["go10", "Who discovered the confused deputy problem?", null]
+		]
 	}
 ];
 
@@ -543,7 +594,7 @@ async function main(): Promise<void> {
 		}
 	}
 	for (const [answerer, graded] of all) rows.push({ pages: "all sets", answerer, ...summaryColumns(graded) });
-	printMarkdownTable(rows, `Model Context Protocol ${SPEC_VERSION} specification and guides, six sets of five pages, one chatbot each (outside the benchmark)`);
+	printMarkdownTable(rows, `Model Context Protocol ${SPEC_VERSION} specification and guides, seven sets of three to five pages, one chatbot each (outside the benchmark)`);
 }
 
 if (require.main === module) {
