@@ -88,6 +88,12 @@ export interface PassageFeatures {
 	 * example's keys and values), not in its sentences; 0 for a question asking how to do something.
 	 */
 	codeOnly: number;
+	/**
+	 * 1 when the question asks for a name in code ("Which request returns the tools…?") and the
+	 * passage writes one naming what the question speaks of ("tools/list", not "resources/list"),
+	 * while some retrieved passage does; 0 otherwise.
+	 */
+	namesAsked: number;
 }
 
 export const PASSAGE_FEATURES: Array<keyof PassageFeatures> = [
@@ -104,7 +110,8 @@ export const PASSAGE_FEATURES: Array<keyof PassageFeatures> = [
 	"extraUnits",
 	"long",
 	"condition",
-	"codeOnly"
+	"codeOnly",
+	"namesAsked"
 ];
 
 export interface ScoredPassage {
@@ -423,9 +430,11 @@ export function scorePassages(question: WeightedQuestion, passages: readonly Pas
 		return parts.some(part => holdsAnswerType(part, expects, locale, question.numerals, counted));
 	};
 
-	// A name in code asked for ("Which request returns the tools?") must name what the question
-	// speaks of ("tools/list", not "resources/list") when some retrieved passage has such a name;
-	// the word naming the kind ("request", "header") does not count, every name of the kind has it.
+	// A name in code asked for ("Which request returns the tools?") should name what the question
+	// speaks of ("tools/list", not "resources/list") when some retrieved passage has such a name
+	// (`namesAsked`, a weight: as a condition of holding a name at all, it declined answers whose
+	// name is written apart from the words asked about); the word naming the kind ("request",
+	// "header") does not count, every name of the kind has it.
 	const ownSet = new Set(question.ownTerms.filter(term => !codeNouns.has(term)));
 	// Overlapping passages share their parts, and each passage is read twice (is there any, is it one):
 	// each part's names are read once.
@@ -503,7 +512,6 @@ export function scorePassages(question: WeightedQuestion, passages: readonly Pas
 				holds = holdsNamedAnswer(p, context, expects);
 				typeCache.set(key, holds);
 			}
-			if (matchIdentifiers) holds = namesAsked(p);
 			typeFound = holds ? 1 : 0;
 			typeMissing = holds ? 0 : 1;
 		}
@@ -523,7 +531,8 @@ export function scorePassages(question: WeightedQuestion, passages: readonly Pas
 			extraUnits: p.isList ? 1 : p.parts.length - 1,
 			long: text.length > LONG_PASSAGE_CHARS ? 1 : 0,
 			condition: conditionWeights.length > 0 ? conditionShare(p, conditionWeights, relatedByTerm, statedIn) : 0,
-			codeOnly
+			codeOnly,
+			namesAsked: matchIdentifiers && namesAsked(p) ? 1 : 0
 		};
 		return {
 			passage: p,

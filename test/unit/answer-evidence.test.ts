@@ -185,12 +185,15 @@ describe("expected answer type", () => {
 			textHit("c1", "tools", "Links returned by a tool may not appear in a resources/list request."),
 			textHit("c2", "tools", "Clients send a tools/list request to discover what a server offers.")
 		];
-		const typeFound = (question: string, chunks: SearchHit[]) =>
-			Object.fromEntries(weighEvidence({ question, locale: "en", hits: chunks, ...lexiconFor("en") }).candidates.map(s => [s.passage.chunk.id, s.features.typeFound]));
-		// "resources/list" names no tool; "request", the kind of name asked for, does not count.
-		expect(typeFound("Which request returns the tools a server has?", hits)).toEqual({ c1: 0, c2: 1 });
-		// With no passage naming a tool in code, any name in code is one.
-		expect(typeFound("Which request returns the tools a server has?", [hits[0]])).toEqual({ c1: 1 });
+		const features = (question: string, chunks: SearchHit[]) =>
+			Object.fromEntries(
+				weighEvidence({ question, locale: "en", hits: chunks, ...lexiconFor("en") }).candidates.map(s => [s.passage.chunk.id, [s.features.typeFound, s.features.namesAsked]])
+			);
+		// Both write a name in code; only "tools/list" names a tool ("request", the kind of name asked for, does not count).
+		expect(features("Which request returns the tools a server has?", hits)).toEqual({ c1: [1, 0], c2: [1, 1] });
+		expect(weighEvidence({ question: "Which request returns the tools a server has?", locale: "en", hits, ...lexiconFor("en") }).best?.passage.chunk.id).toBe("c2");
+		// With no passage naming a tool in code, no passage is preferred for it.
+		expect(features("Which request returns the tools a server has?", [hits[0]])).toEqual({ c1: [1, 0] });
 	});
 
 	test("a passage holds a price, a duration, a time or a number, or does not", () => {
