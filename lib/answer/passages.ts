@@ -74,7 +74,7 @@ function passage(hit: SearchHit, hitRank: number, units: Unit[], isList: boolean
 		parts: units.map(u => u.text),
 		partTerms: units.map(u => u.terms),
 		code: units.map(u => u.code),
-		lineBreaks: units.map((u, i) => i > 0 && u.line !== units[i - 1].line),
+		lineBreaks: lineBreaksOf(units),
 		terms: new Set(sequence),
 		sequence,
 		isList,
@@ -88,7 +88,12 @@ function continuing(next: Unit, introduced: readonly Unit[] | undefined): Pick<P
 	if (!isLeadIn(next.text)) return { following: next.text };
 	if (!introduced || introduced.length === 0) return {};
 	const units = [next, ...introduced];
-	return { announced: { parts: units.map(u => u.text), lineBreaks: units.map((u, i) => i > 0 && u.line !== units[i - 1].line) } };
+	return { announced: { parts: units.map(u => u.text), lineBreaks: lineBreaksOf(units) } };
+}
+
+/** For each unit, whether it starts a new line (list items and rows are given one per line). */
+function lineBreaksOf(units: readonly Unit[]): boolean[] {
+	return units.map((u, i) => i > 0 && u.line !== units[i - 1].line);
 }
 
 /** The units grouped by line, in reading order (units come in line order). */
